@@ -1,0 +1,69 @@
+"""Players that are programs. A bot sees only its seat's observation.
+
+Every bot takes an injected seed (or :class:`random.Random`), so a game
+between bots replays exactly. :func:`make_bot` finds bots by game and level.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from kartentisch.errors import KartentischError
+
+__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+
+
+class Bot(Protocol):
+    """Chooses an action from one seat's observation (never the true state)."""
+
+    name: str
+
+    def choose(self, observation: Any) -> Any: ...
+
+
+def _rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        self.rng = _rng(seed)
+
+    def choose(self, observation: Any) -> Any:
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        return self.rng.choice(legal)
+
+
+#: Bot levels by game, weakest first.
+LEVELS: dict[str, tuple[str, ...]] = {
+    "slobberhannes": ("random", "heuristic"),
+}
+
+
+def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> Bot:
+    """A bot of ``level`` for ``game``, seeded.
+
+    >>> make_bot("slobberhannes", "heuristic", 1).name
+    'heuristic'
+    """
+    levels = LEVELS.get(game)
+    if levels is None:
+        raise KartentischError(f"no bots for game {game!r}")
+    if level not in levels:
+        raise KartentischError(
+            f"unknown bot level {level!r} for {game}: choose one of {', '.join(levels)}"
+        )
+    if level == "random":
+        return RandomBot(seed)
+    if game == "slobberhannes":
+        from kartentisch.bots.slobberhannes import HeuristicSlobberhannesBot
+
+        return HeuristicSlobberhannesBot(seed)
+    raise KartentischError(f"bot level {level!r} is not available for {game}")

@@ -1,0 +1,1 @@
+"""The ``kartentisch`` command: play, replay and read the rules in the terminal."""

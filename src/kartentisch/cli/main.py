@@ -1,0 +1,105 @@
+"""Entry point of the ``kartentisch`` command.
+
+Exit status: 0 on success, 2 on bad input (an unreadable or illegal record,
+an unknown game or option), 1 on an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from kartentisch import __version__
+from kartentisch.errors import KartentischError
+from kartentisch.games import GAMES, get_game, rules_text
+from kartentisch.i18n import LANGUAGES
+from kartentisch.records import ReplayError, load_record
+
+__all__ = ["build_parser", "main"]
+
+
+def _fail(message: str) -> int:
+    print(f"kartentisch: error: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = load_record(args.file)
+        spec = get_game(record["game"])
+        replayed = spec.replay(record)
+    except ReplayError as exc:
+        return _fail(f"illegal action in {args.file}: {exc}")
+    except KartentischError as exc:
+        return _fail(f"cannot replay {args.file}: {exc}")
+    if args.json:
+        print(json.dumps(spec.summarize(replayed), ensure_ascii=False))
+    else:
+        print("\n".join(spec.render(replayed, args.lang)))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    try:
+        text = rules_text(args.game, args.lang)
+    except KartentischError as exc:
+        return _fail(str(exc))
+    print(text)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    spec = get_game(args.game)
+    if spec.play is None:
+        return _fail(f"{spec.name} cannot be played in the terminal yet")
+    return spec.play(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kartentisch",
+        description="Kartentisch: play, replay and study Slobberhannes and friends.",
+    )
+    parser.add_argument("--version", action="version", version=f"kartentisch {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    games = play.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in GAMES:
+        spec = get_game(name)
+        sub = games.add_parser(name, help=f"play {spec.titles['en']}")
+        sub.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+        if spec.add_play_arguments is not None:
+            spec.add_play_arguments(sub)
+        sub.set_defaults(func=cmd_play)
+
+    replay = commands.add_parser("replay", help="check a game record and print the game")
+    replay.add_argument("file", help="a game record (JSON)")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    replay.set_defaults(func=cmd_replay)
+
+    rules = commands.add_parser("rules", help="print the rules as implemented")
+    rules.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    rules.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    rules.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except KartentischError as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

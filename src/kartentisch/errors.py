@@ -1,0 +1,59 @@
+"""Errors. Every refusal is a :class:`ValueError` subclass that says what was wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "DealError",
+    "IllegalActionError",
+    "KartentischError",
+    "NotationError",
+    "OptionError",
+    "RecordError",
+]
+
+
+class KartentischError(ValueError):
+    """Base class of every error this package raises on bad input."""
+
+
+class NotationError(KartentischError):
+    """Text that is not a card or action in the notation."""
+
+
+class OptionError(KartentischError):
+    """An unknown rule option, or a value it does not accept."""
+
+
+class DealError(KartentischError):
+    """Hands that are not a proper deal: wrong sizes, wrong or repeated cards."""
+
+
+class RecordError(KartentischError):
+    """A game record that cannot be read: malformed JSON, missing or wrong fields."""
+
+
+class IllegalActionError(KartentischError):
+    """An action the rules refuse. The game state is left unchanged.
+
+    ``rule`` is a stable code naming the rule broken (``must_follow_suit``,
+    ``not_your_turn``, ``not_in_hand`` …); ``params`` fill its message, which
+    :func:`kartentisch.i18n.describe_refusal` renders in each language.
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        seat: int | None = None,
+        action: object = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.seat = seat
+        self.action = action
+        self.params = params

@@ -1,0 +1,155 @@
+"""Slobberhannes rule options and presets (see docs/rules/slobberhannes.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from kartentisch.cards import Card, piquet_deck
+from kartentisch.errors import OptionError
+
+__all__ = ["PRESETS", "SlobberhannesOptions"]
+
+Revokes = Literal["forbidden", "penalty"]
+Ending = Literal["first_to_target", "fewest_wins"]
+Scoring = Literal["chips", "sheet"]
+FirstDealer = Literal["random", "draw"]
+
+#: Cards removed from the 32-card deck, by number of players (RULINGS: Players 3–7).
+_REMOVED: Final[Mapping[int, tuple[str, ...]]] = {
+    3: ("7C", "7S"),
+    4: (),
+    5: ("7C", "7S"),
+    6: ("7C", "7S"),
+    7: ("7C", "7S", "7H", "7D"),
+}
+#: Deal packets by number of players (RULINGS: Deal packets).
+_PACKETS: Final[Mapping[int, tuple[int, ...]]] = {
+    3: (3, 2, 3, 2),
+    4: (3, 2, 3),
+    5: (3, 3),
+    6: (3, 2),
+    7: (2, 2),
+}
+
+#: Named option sets. A record's options may name a preset and override fields.
+PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "standard": {},
+    # Seed 004: draw for the lead, leader's right deals, a cut, no bonus,
+    # play to 5, the fewest penalties wins and is paid the differences.
+    "russian": {
+        "players": 4,
+        "all_three_bonus": False,
+        "target": 5,
+        "ending": "fewest_wins",
+        "first_dealer": "draw",
+        "cut": True,
+    },
+}
+
+_CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
+    "revokes": ("forbidden", "penalty"),
+    "ending": ("first_to_target", "fewest_wins"),
+    "scoring": ("chips", "sheet"),
+    "first_dealer": ("random", "draw"),
+}
+
+
+@functools.cache
+def _deck(players: int) -> tuple[Card, ...]:
+    return tuple(piquet_deck(without=[Card(c) for c in _REMOVED[players]]))
+
+
+@dataclass(frozen=True, slots=True)
+class SlobberhannesOptions:
+    """Every rule option with its default; ``preset`` names where they came from."""
+
+    preset: str = "standard"
+    players: int = 4
+    revokes: Revokes = "forbidden"
+    all_three_bonus: bool = True
+    target: int = 10
+    ending: Ending = "first_to_target"
+    scoring: Scoring = "chips"
+    partnership: bool = False
+    first_dealer: FirstDealer = "random"
+    cut: bool = False
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise OptionError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
+        if type(self.players) is not int or not 3 <= self.players <= 7:
+            raise OptionError(f"players must be a whole number from 3 to 7, not {self.players!r}")
+        if type(self.target) is not int or self.target < 1:
+            raise OptionError(f"target must be a positive whole number, not {self.target!r}")
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise OptionError(
+                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        for name in ("all_three_bonus", "partnership", "cut"):
+            if type(getattr(self, name)) is not bool:
+                raise OptionError(f"option {name} must be true or false")
+        if self.partnership and self.players != 4:
+            raise OptionError("the partnership option is played by 4 players (2 against 2)")
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any] | None = None, **overrides: Any
+    ) -> SlobberhannesOptions:
+        """Options from a record's ``options`` object: a preset, then its overrides."""
+        if not data and not overrides:
+            return _DEFAULT
+        if not isinstance(data, Mapping | None):
+            raise OptionError("options must be a JSON object of option names and values")
+        merged = dict(data or {})
+        merged.update(overrides)
+        preset = merged.pop("preset", "standard")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise OptionError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(merged) - known)
+        if unknown:
+            raise OptionError(
+                f"unknown Slobberhannes option {unknown[0]!r}; "
+                f"known options: {', '.join(sorted(known - {'preset'}))}"
+            )
+        values = {**PRESETS[preset], **merged}
+        return cls(preset=preset, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preset and every option that differs from it (what a record stores)."""
+        base = SlobberhannesOptions(**{"preset": self.preset, **PRESETS[self.preset]})
+        out: dict[str, Any] = {}
+        if self.preset != "standard":
+            out["preset"] = self.preset
+        for f in dataclasses.fields(self):
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name):
+                out[f.name] = getattr(self, f.name)
+        out.setdefault("players", self.players)
+        return out
+
+    def deck(self) -> tuple[Card, ...]:
+        """The deck for this number of players (high to low within each suit)."""
+        return _deck(self.players)
+
+    @property
+    def hand_size(self) -> int:
+        return len(_deck(self.players)) // self.players
+
+    @property
+    def packets(self) -> tuple[int, ...]:
+        return _PACKETS[self.players]
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Who shares penalties: partners sit opposite, otherwise everyone alone."""
+        if self.partnership:
+            return ((0, 2), (1, 3))
+        return tuple((s,) for s in range(self.players))
+
+
+_DEFAULT: Final = SlobberhannesOptions()
