@@ -6,7 +6,8 @@ every round) so that drift of the machine hits all of them alike. For each engin
 the best and the median round are reported, in decision actions per second (moves a
 player chooses; chance outcomes are not counted) and in games per second. The
 figure that matters is the ratio of our decisions per second to OpenSpiel's Hearts,
-whose target is stated in :data:`TARGET_RATIO`.
+whose target is stated in :data:`TARGET_RATIO`; it is judged on the best rounds (other
+load on the machine only ever slows a round down), and the median is printed beside it.
 
 Run it with ``make bench`` or ``python benchmarks/engine_playouts.py``; OpenSpiel comes
 with the ``bench`` extra (``pip install -e '.[bench]'``). Without it our own figures
