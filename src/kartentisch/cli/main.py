@@ -46,7 +46,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         text = rules_text(args.game, args.lang)
     except KartentischError as exc:
         return _fail(str(exc))
-    print(text)
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        print(text)
     return 0
 
 

@@ -80,6 +80,8 @@ class TerminalGame:
         self.read = read
         self.human = human
         self.names = match.seat_names
+        # Bots' cuts come from their own source, so the deals stay those of the seed.
+        self.cut_rng = random.Random(match.seed)
 
     def say(self, text: str) -> None:
         self.console.print(text, highlight=False)
@@ -142,11 +144,15 @@ class TerminalGame:
             cutter = (dealer - 1) % match.options.players
             size = len(match.options.deck())
             if cutter == self.human:
-                answer = self._ask(t(self.lang, "cut_prompt", max=size - 1)).strip()
-                if answer.isdigit() and 1 <= int(answer) < size:
-                    cut = int(answer)
+                while True:
+                    answer = self._ask(t(self.lang, "cut_prompt", max=size - 1)).strip()
+                    if answer.lower() in ("", "q"):
+                        break
+                    if answer.isdigit() and 1 <= int(answer) < size:
+                        cut = int(answer)
+                        break
             else:
-                cut = match.rng.randrange(1, size)
+                cut = self.cut_rng.randrange(1, size)
         return match.start_deal(cut=cut)
 
     def _show_table(self, deal: SlobberhannesDeal) -> None:

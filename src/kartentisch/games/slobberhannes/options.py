@@ -47,6 +47,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "ending": "fewest_wins",
         "first_dealer": "draw",
         "cut": True,
+        "scoring": "sheet",
     },
 }
 
