@@ -194,7 +194,7 @@ class Card(int):
     def __new__(cls, value: int | str) -> Card:
         if isinstance(value, str):
             return cls.parse(value)
-        if isinstance(value, int) and 0 <= value < 52:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
             return CARDS[value]
         raise NotationError(f"no card has index {value!r}: indices run from 0 to 51")
 

@@ -50,6 +50,7 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
     },
     # table
     "you": {"en": "You", "de": "Du", "ru": "Вы"},
+    "player_default": {"en": "Player", "de": "Spieler", "ru": "Игрок"},
     "deal_header": {
         "en": "Deal {number} — {dealer} deals, {leader} leads",
         "de": "Spiel {number} — {dealer} gibt, {leader} spielt aus",

@@ -15,7 +15,7 @@ from typing import Any
 from kartentisch.engine import RECORD_FORMAT
 from kartentisch.errors import IllegalActionError, KartentischError, RecordError
 
-__all__ = ["ReplayError", "load_record", "require", "write_record"]
+__all__ = ["ReplayError", "check_record", "load_record", "loads_record", "require", "write_record"]
 
 #: Records larger than this are refused before parsing (a hand-written record is tiny).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -53,41 +53,49 @@ class ReplayError(KartentischError):
         self.deal = deal
 
 
-def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
-    """Read a record from a path, a JSON string or a mapping; check its header.
+def loads_record(text: str) -> dict[str, Any]:
+    """Read a record from JSON text; check its header.
 
-    >>> load_record('{"format": "kartentisch-record/1", "game": "slobberhannes"}')["game"]
+    >>> loads_record('{"format": "kartentisch-record/1", "game": "slobberhannes"}')["game"]
     'slobberhannes'
-    >>> load_record('{"game": 1}')  # doctest: +ELLIPSIS
+    >>> loads_record('{"game": 1}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     kartentisch.errors.RecordError: the record has no "format" field; ...
     """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise RecordError("not a record: the JSON is nested too deeply") from None
+    return check_record(data)
+
+
+def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    """Read a record from a file path (or take a mapping) and check its header."""
     if isinstance(source, Mapping):
-        data: Any = dict(source)
-    else:
-        if isinstance(source, Path) or not source.lstrip().startswith("{"):
-            path = Path(source)
-            try:
-                if path.stat().st_size > MAX_RECORD_BYTES:
-                    raise RecordError(f"{path} is larger than {MAX_RECORD_BYTES} bytes")
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise RecordError(f"no such record file: {path}") from None
-            except IsADirectoryError:
-                raise RecordError(f"{path} is a directory, not a record file") from None
-            except UnicodeDecodeError:
-                raise RecordError(f"{path} is not UTF-8 text") from None
-            except OSError as exc:
-                raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-        else:
-            text = str(source)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-            ) from None
+        return check_record(dict(source))
+    path = Path(source)
+    try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is larger than {MAX_RECORD_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no such record file: {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a directory, not a record file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    return loads_record(text)
+
+
+def check_record(data: Any) -> dict[str, Any]:
+    """Check that ``data`` has a record's header: format and game."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if "format" not in data:

@@ -273,8 +273,9 @@ class TrickPlay:
         if not trick.cards:
             if not self.tricks:
                 raise ValueError("no card has been played")
-            trick = self.tricks.pop()
-            trick.winner = None
+            # Completed tricks may be shared with copies: reopen a fresh one.
+            done = self.tricks.pop()
+            trick = Trick(done.leader, list(done.seats), list(done.cards))
             self.trick = trick
         seat = trick.seats.pop()
         card = trick.cards.pop()

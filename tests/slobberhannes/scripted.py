@@ -8,8 +8,10 @@ same action list then plays the same deal with every seat number shifted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from kartentisch.cards import Card, parse_cards
 
@@ -181,6 +183,23 @@ QUEEN_FIRST_ONLY = Script(
     penalties=((1, "first_trick", 1), (1, "queen_of_clubs", 1), (3, "last_trick", 8)),
 )
 
+# Seed 001's deal with two revokes by Ben (seat 1): 9♥ on the 8♦ lead although he
+# holds 7♦ Q♦, then 7♦ on the 7♥ lead although he holds Q♥. Only playable with
+# the option revokes: "penalty"; each revoke costs a chip at the end.
+SEED001_REVOKES = Script(
+    name="seed001_revokes",
+    hands=SEED001.hands,
+    actions=_tricks("8D 9H AD 10D", "7H AH 8H 7D") + SEED001.actions[8:],
+    points=(1, 2, 1, 1),
+    penalties=(
+        (2, "first_trick", 1),
+        (3, "queen_of_clubs", 3),
+        (0, "last_trick", 8),
+        (1, "revoke", None),
+        (1, "revoke", None),
+    ),
+)
+
 SCRIPTS: tuple[Script, ...] = (SEED004, SEED001, ALL_THREE, QUEEN_FIRST_AND_LAST, QUEEN_FIRST_ONLY)
 
 
@@ -188,3 +207,97 @@ def play(deal: object, actions: Sequence[Card]) -> None:
     """Apply every action to a deal or a match (``apply``)."""
     for card in actions:
         deal.apply(card)  # type: ignore[attr-defined]
+
+
+#: A match that ends in its sixth deal (first dealer 3, so deal i is led by seat
+#: i % 4). After five deals seats 0 and 3 both stand at 9. In deal 6 seat 0 takes
+#: the first trick (10, at trick 1) and seat 3 the Q♣ trick and the last trick
+#: (10 at trick 5, 11 at trick 8): seat 0 reached 10 first and loses.
+FIRST_TO_TEN: tuple[Script, ...] = (
+    ALL_THREE,
+    SEED001,
+    QUEEN_FIRST_AND_LAST,
+    ALL_THREE,
+    ALL_THREE,
+    SEED004,
+)
+#: Totals after each deal of FIRST_TO_TEN.
+FIRST_TO_TEN_TOTALS = (
+    (4, 0, 0, 0),
+    (5, 1, 0, 1),
+    (5, 1, 0, 5),
+    (5, 1, 0, 9),
+    (9, 1, 0, 9),
+    (10, 1, 0, 11),
+)
+
+#: With revokes "penalty": after five deals seats 1 and 2 stand at 9. In deal 6
+#: (SEED001_REVOKES led by seat 1) seat 2 revokes twice in the first two tricks
+#: but revokes are charged when the deal ends, after seat 1's last trick: seat 1
+#: reaches 10 first and loses, although seat 2 ends on 11.
+REVOKE_LAST: tuple[Script, ...] = (
+    QUEEN_FIRST_AND_LAST,
+    QUEEN_FIRST_AND_LAST,
+    ALL_THREE,
+    SEED001,
+    QUEEN_FIRST_AND_LAST,
+    SEED001_REVOKES,
+)
+REVOKE_LAST_TOTALS = (
+    (0, 4, 0, 0),
+    (0, 4, 4, 0),
+    (0, 4, 8, 0),
+    (0, 5, 9, 1),
+    (0, 9, 9, 1),
+    (1, 10, 11, 2),
+)
+
+
+def match_deals(scripts: Sequence[Script]) -> list[tuple[int, list[list[Card]], tuple[Card, ...]]]:
+    """(dealer, hands, actions) for each deal of a match whose first dealer is 3."""
+    return [
+        (script.dealer_for(i % 4), script.rotated(i % 4), script.actions)
+        for i, script in enumerate(scripts)
+    ]
+
+
+def record_json(record: dict[str, object]) -> str:
+    """A record as JSON text with each hand and each trick on one line."""
+
+    def dump(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    def deal_lines(part: dict[str, object], pad: str) -> list[str]:
+        hands = part["hands"]
+        actions = part["actions"]
+        assert isinstance(hands, list) and isinstance(actions, list)
+        size = len(hands)
+        tricks = [actions[i : i + size] for i in range(0, len(actions), size)]
+        return [
+            f'{pad}"dealer": {dump(part["dealer"])},',
+            f'{pad}"hands": [',
+            ",\n".join(f"{pad}  {dump(h)}" for h in hands),
+            f"{pad}],",
+            f'{pad}"actions": [',
+            ",\n".join(f"{pad}  {dump(t)[1:-1]}" for t in tricks),
+            f"{pad}]",
+        ]
+
+    head = [f"  {dump(k)}: {dump(v)}," for k, v in record.items() if k not in DEAL_KEYS]
+    if "deals" in record:
+        deals = record["deals"]
+        assert isinstance(deals, list)
+        body = ['  "deals": [']
+        body.append(
+            ",\n".join("    {\n" + "\n".join(deal_lines(d, "      ")) + "\n    }" for d in deals)
+        )
+        body.append("  ]")
+    else:
+        body = deal_lines(record, "  ")
+    return "{\n" + "\n".join(head + body) + "\n}\n"
+
+
+DEAL_KEYS = ("dealer", "hands", "actions", "deals")
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"

@@ -44,6 +44,8 @@ class RandomBot:
 #: Bot levels by game, weakest first.
 LEVELS: dict[str, tuple[str, ...]] = {
     "slobberhannes": ("random", "heuristic"),
+    "slapjack": ("easy", "normal", "hard"),
+    "irish-snap": ("easy", "normal", "hard"),
 }
 
 
@@ -60,6 +62,10 @@ def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> 
         raise KartentischError(
             f"unknown bot level {level!r} for {game}: choose one of {', '.join(levels)}"
         )
+    if game in ("slapjack", "irish-snap"):
+        from kartentisch.bots.reaction import ReactionBot
+
+        return ReactionBot(level, seed)
     if level == "random":
         return RandomBot(seed)
     if game == "slobberhannes":

@@ -63,6 +63,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     return spec.play(args)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from kartentisch.web.app import create_app
+        from kartentisch.web.tables import ServerSettings
+    except ImportError as exc:  # pragma: no cover - the web dependencies are required
+        return _fail(f"the web app needs its dependencies ({exc.name}): pip install kartentisch")
+    if args.bot_delay < 0 or (args.grace is not None and args.grace < 0):
+        return _fail("--bot-delay and --grace must not be negative")
+    settings = ServerSettings(bot_delay=args.bot_delay, grace=args.grace)
+    app = create_app(args.db, data_dir=args.data_dir, settings=settings)
+    if args.db:
+        from sqlalchemy.engine import make_url
+
+        where = make_url(args.db).render_as_string(hide_password=True)
+    else:
+        from kartentisch.storage import default_data_dir
+
+        where = str(args.data_dir or default_data_dir())
+    print(f"Kartentisch on http://{args.host}:{args.port}/ (storing tables in {where})")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kartentisch",
@@ -91,6 +116,36 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     rules.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
     rules.set_defaults(func=cmd_rules)
+
+    serve = commands.add_parser("serve", help="run the web app (play in the browser)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="database URL, e.g. postgresql://user@host/db (default: SQLite in the data dir)",
+    )
+    serve.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=None,
+        help="where the SQLite file lives (default $KARTENTISCH_DATA or ~/.local/share/kartentisch)",
+    )
+    serve.add_argument(
+        "--bot-delay", type=float, default=0.8, metavar="S", help="seconds a bot waits (0.8)"
+    )
+    serve.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds before a bot plays for a disconnected player (30)",
+    )
+    serve.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+    serve.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kartentisch.bots import LEVELS, Bot, make_bot
@@ -79,7 +80,8 @@ class TerminalGame:
         self.console = console
         self.read = read
         self.human = human
-        self.names = match.seat_names
+        # Names are shown inside rich markup: escape what people typed.
+        self.names = tuple(escape(name) for name in match.seat_names)
         # Bots' cuts come from their own source, so the deals stay those of the seed.
         self.cut_rng = random.Random(match.seed)
 
@@ -188,7 +190,7 @@ class TerminalGame:
                 card = Card.parse(text)
                 return self.match.apply(card, self.human)
             except NotationError:
-                self.say(t(self.lang, "bad_notation", text=text))
+                self.say(escape(t(self.lang, "bad_notation", text=text)))
             except IllegalActionError as exc:
                 self.say(t(self.lang, "refused", reason=describe_refusal(exc, self.lang)))
 
@@ -275,7 +277,7 @@ def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> 
     options = SlobberhannesOptions.from_dict(overrides)
     lang = args.lang
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    names = [args.name or t(lang, "you"), *list(BOT_NAMES[lang][1 : options.players])]
+    names = [args.name or t(lang, "player_default"), *BOT_NAMES[lang][1 : options.players]]
     match = SlobberhannesMatch(options, seats=names, seed=seed, start=False)
     bot_rng = random.Random(seed + 1)
     bots = {

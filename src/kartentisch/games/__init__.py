@@ -5,10 +5,10 @@ Each game package exposes ``SPEC``, a :class:`GameSpec` that the interfaces
 
 >>> get_game("Slobberhannes").name
 'slobberhannes'
->>> get_game("chess")
+>>> get_game("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-kartentisch.errors.KartentischError: unknown game 'chess': choose one of slobberhannes
+kartentisch.errors.KartentischError: unknown game 'chess': choose one of slobberhannes, ...
 """
 
 from __future__ import annotations
@@ -28,11 +28,18 @@ __all__ = ["GAMES", "GameSpec", "get_game", "rules_text"]
 #: Registry name → module under ``kartentisch.games`` (imported lazily).
 GAMES: dict[str, str] = {
     "slobberhannes": "slobberhannes",
+    "slapjack": "slapjack",
+    "irish-snap": "irish_snap",
 }
 #: Other names players use, all lower case.
 ALIASES: dict[str, str] = {
     "slobber": "slobberhannes",
     "слобберханнс": "slobberhannes",
+    "slap-jack": "slapjack",
+    "слэпджек": "slapjack",
+    "irish_snap": "irish-snap",
+    "irishsnap": "irish-snap",
+    "irish snap": "irish-snap",
 }
 
 

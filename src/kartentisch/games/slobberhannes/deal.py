@@ -324,7 +324,12 @@ class SlobberhannesDeal(GameState[Card]):
         mover = play.to_move
         # Fast path: the legal actions are known and hold this card.
         legal = self._legal
-        if legal is None or action not in legal or (seat is not None and seat != mover):
+        if (
+            legal is None
+            or type(action) is not Card
+            or action not in legal
+            or (seat is not None and seat != mover)
+        ):
             self.check(action, seat)
         assert mover is not None
         self._legal = None

@@ -103,10 +103,10 @@ class SlobberhannesOptions:
         cls, data: Mapping[str, Any] | None = None, **overrides: Any
     ) -> SlobberhannesOptions:
         """Options from a record's ``options`` object: a preset, then its overrides."""
-        if not data and not overrides:
-            return _DEFAULT
         if not isinstance(data, Mapping | None):
             raise OptionError("options must be a JSON object of option names and values")
+        if not data and not overrides:
+            return _DEFAULT
         merged = dict(data or {})
         merged.update(overrides)
         preset = merged.pop("preset", "standard")

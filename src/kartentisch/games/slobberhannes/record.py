@@ -39,8 +39,12 @@ def _seats(record: Mapping[str, Any], players: int) -> tuple[str, ...] | None:
     return tuple(seats)
 
 
-def _deal_parts(part: Mapping[str, Any], where: str) -> tuple[int, list[Any], list[Any]]:
+def _deal_parts(
+    part: Mapping[str, Any], where: str, players: int
+) -> tuple[int, list[Any], list[Any]]:
     dealer = require(part, "dealer", int, where)
+    if not 0 <= dealer < players:
+        raise RecordError(f"{where}: dealer must be a seat from 0 to {players - 1}, not {dealer}")
     hands = require(part, "hands", list, where)
     actions = require(part, "actions", list, where)
     return dealer, hands, actions
@@ -85,7 +89,7 @@ def replay(record: Mapping[str, Any]) -> SlobberhannesDeal | SlobberhannesMatch:
     seats = _seats(record, options.players)
     if "deals" in record:
         return _replay_match(record, options, seats)
-    dealer, hands, actions = _deal_parts(record, "the record")
+    dealer, hands, actions = _deal_parts(record, "the record", options.players)
     try:
         deal = SlobberhannesDeal(hands, dealer=dealer, options=options, seats=seats)
     except DealError as exc:
@@ -114,7 +118,7 @@ def _replay_match(
             raise RecordError(f"{where}: the match was already over after deal {number - 1}")
         if match.deals and not match.deal.is_over:
             raise RecordError(f"{where}: deal {number - 1} was not played to the end")
-        dealer, hands, actions = _deal_parts(part, where)
+        dealer, hands, actions = _deal_parts(part, where, options.players)
         if dealer != match.next_dealer:
             raise RecordError(
                 f"{where}: dealer must be seat {match.next_dealer} (the deal passes to the left)"

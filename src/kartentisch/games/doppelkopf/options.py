@@ -1,0 +1,254 @@
+"""Doppelkopf rule options and the two presets (see docs/rules/doppelkopf.md).
+
+``house`` (the default) is the house-rule sheet of seed 003 with the rulings
+of RULINGS.md; ``ddv`` is the tournament rules (Turnierspielregeln) of the
+Deutscher Doppelkopf-Verband. A record's options name a preset and the
+options that differ from it.
+
+>>> DoppelkopfOptions().deck_size, DoppelkopfOptions.from_dict({"preset": "ddv"}).deck_size
+(40, 48)
+>>> DoppelkopfOptions.from_dict({"preset": "ddv", "players": 5}).to_dict()
+{'preset': 'ddv', 'players': 5}
+>>> DoppelkopfOptions.from_dict({"armut": "yes"})
+Traceback (most recent call last):
+...
+kartentisch.errors.OptionError: option armut must be true or false, not 'yes'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from kartentisch.cards import Card, doppelkopf_deck
+from kartentisch.errors import OptionError
+
+__all__ = ["ALL_SOLI", "DDV_SOLI", "HOUSE_SOLI", "PRESETS", "DoppelkopfOptions"]
+
+Rules = Literal["house", "ddv"]
+Declarations = Literal["sheet", "ddv"]
+SoloStyle = Literal["literal", "ddv"]
+SoloPriority = Literal["rank", "ddv"]
+HochzeitRule = Literal["choice", "first_trick"]
+Timing = Literal["ten_cards", "ddv"]
+RotGehtRum = Literal["extra_point", "bock", "off"]
+
+#: Every solo kind the engine knows, in the sheet's ranking (highest first);
+#: ``fleischlos`` (DDV) ranks with ``no_trump``.
+ALL_SOLI: Final = (
+    "trump",
+    "queens",
+    "jacks",
+    "clubs",
+    "spades",
+    "hearts",
+    "diamonds",
+    "no_trump",
+    "null",
+    "fleischlos",
+)
+#: Seed 003 § Soli: nine kinds, Trumpfsolo highest, Nullsolo lowest.
+HOUSE_SOLI: Final = ALL_SOLI[:9]
+#: TSR: Damen-, Buben-, Farbsoli (♦ = the normal trump order) and the Fleischlose.
+DDV_SOLI: Final = ("queens", "jacks", "clubs", "spades", "hearts", "diamonds", "fleischlos")
+
+#: Named option sets. A record's options may name a preset and override fields.
+PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "house": {},
+    "ddv": {
+        "nines": True,
+        "scoring": "ddv",
+        "declarations": "ddv",
+        "scharfe": False,
+        "soli": DDV_SOLI,
+        "ouvert": False,
+        "solo_style": "ddv",
+        "solo_priority": "ddv",
+        "pflichtsolo": True,
+        "hochzeit": "first_trick",
+        "armut": False,
+        "kings_redeal": 0,
+        "announcements": "ddv",
+        "rot_geht_rum": "off",
+        "bock": False,
+    },
+}
+
+_CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
+    "scoring": ("house", "ddv"),
+    "declarations": ("sheet", "ddv"),
+    "solo_style": ("literal", "ddv"),
+    "solo_priority": ("rank", "ddv"),
+    "hochzeit": ("choice", "first_trick"),
+    "announcements": ("ten_cards", "ddv"),
+    "rot_geht_rum": ("extra_point", "bock", "off"),
+}
+_FLAGS: Final = ("nines", "scharfe", "ouvert", "pflichtsolo", "armut", "table_mode", "bock")
+
+
+@functools.cache
+def _deck(nines: bool) -> tuple[Card, ...]:
+    return tuple(doppelkopf_deck(nines=nines))
+
+
+@dataclass(frozen=True, slots=True)
+class DoppelkopfOptions:
+    """Every Doppelkopf rule option with its default (the house-rule sheet).
+
+    ``players``: 4, or 5 (the dealer sits each deal out and scores 0).
+    ``nines``: play with the 48-card deck (12 cards each, packets 3-3-3-3)
+    instead of 40 cards (10 each, packets 3-4-3).
+    ``scoring``: which score formula, ``house`` (seed 003) or ``ddv`` (plus/minus).
+    ``declarations``: ``sheet`` asks Scharfe, then soli, then Hochzeit/Armut,
+    seat by seat from the dealer's left; ``ddv`` asks "gesund"/"Vorbehalt" and
+    then the reservations (Pflichtsolo, Lustsolo, Hochzeit).
+    ``scharfe``: scharfe Herz-Asse/-Könige may be declared.
+    ``soli``: the solo kinds that may be played; ``ouvert``: soli may be ouvert.
+    ``solo_style``: ``literal`` suit soli (only that suit is trump, A 10 K Q J)
+    or ``ddv`` (the suit takes ♦'s place in the normal trump order).
+    ``solo_priority``: ``rank`` (the higher solo wins, equal ones by seat) or
+    ``ddv`` (Pflichtsolo before Lustsolo, then seat order).
+    ``pflichtsolo``: a player's first solo of a session is a Pflichtsolo: the
+    soloist leads and the same dealer deals again.
+    ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
+    first non-trump trick) or ``first_trick`` only; ``hochzeit_tricks``: the
+    partner must be found within this many tricks, else the holder plays alone.
+    ``armut``: mangelnder Trumpf may be declared with at most
+    ``armut_max_trumps`` trumps. ``kings_redeal``: a hand with at least this
+    many kings may ask for a redeal (0: never).
+    ``announcements``: ``ten_cards`` (only with all own cards in hand) or
+    ``ddv`` (deadlines by cards in hand, replies one card later).
+    ``table_mode``: a revoke or a wrong announcement is accepted and punished
+    at the end (the Kulanzregel lets a player take it back).
+    ``rot_geht_rum``: an extra point, a Bock trigger, or nothing.
+    ``bock``: Bock games are played (the session's multiplier).
+    """
+
+    preset: str = "house"
+    players: int = 4
+    nines: bool = False
+    scoring: Rules = "house"
+    declarations: Declarations = "sheet"
+    scharfe: bool = True
+    soli: tuple[str, ...] = HOUSE_SOLI
+    ouvert: bool = True
+    solo_style: SoloStyle = "literal"
+    solo_priority: SoloPriority = "rank"
+    pflichtsolo: bool = False
+    hochzeit: HochzeitRule = "choice"
+    hochzeit_tricks: int = 3
+    armut: bool = True
+    armut_max_trumps: int = 3
+    kings_redeal: int = 5
+    announcements: Timing = "ten_cards"
+    table_mode: bool = False
+    rot_geht_rum: RotGehtRum = "extra_point"
+    bock: bool = True
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise OptionError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
+        if type(self.players) is not int or self.players not in (4, 5):
+            raise OptionError(f"players must be 4 or 5, not {self.players!r}")
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise OptionError(
+                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        for name in _FLAGS:
+            if type(getattr(self, name)) is not bool:
+                raise OptionError(
+                    f"option {name} must be true or false, not {getattr(self, name)!r}"
+                )
+        soli = self.soli
+        if isinstance(soli, list):
+            object.__setattr__(self, "soli", tuple(soli))
+            soli = self.soli
+        if not isinstance(soli, tuple) or not all(isinstance(k, str) for k in soli):
+            raise OptionError("option soli must be a list of solo kinds")
+        for kind in soli:
+            if kind not in ALL_SOLI:
+                raise OptionError(
+                    f"unknown solo kind {kind!r} in option soli: choose from {', '.join(ALL_SOLI)}"
+                )
+        if len(set(soli)) != len(soli):
+            raise OptionError("option soli names a solo kind twice")
+        for name, low, high in (
+            ("hochzeit_tricks", 1, 12),
+            ("armut_max_trumps", 0, 6),
+            ("kings_redeal", 0, 8),
+        ):
+            value = getattr(self, name)
+            if type(value) is not int or not low <= value <= high:
+                raise OptionError(f"option {name} must be a whole number from {low} to {high}")
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any] | None = None, **overrides: Any
+    ) -> DoppelkopfOptions:
+        """Options from a record's ``options`` object: a preset, then its overrides."""
+        if not data and not overrides:
+            return _DEFAULT
+        if not isinstance(data, Mapping | None):
+            raise OptionError("options must be a JSON object of option names and values")
+        merged = dict(data or {})
+        merged.update(overrides)
+        preset = merged.pop("preset", "house")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise OptionError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(merged) - known)
+        if unknown:
+            raise OptionError(
+                f"unknown Doppelkopf option {unknown[0]!r}; "
+                f"known options: {', '.join(sorted(known - {'preset'}))}"
+            )
+        values = {**PRESETS[preset], **merged}
+        return cls(preset=preset, **values)
+
+    @classmethod
+    def preset_named(cls, name: str, **overrides: Any) -> DoppelkopfOptions:
+        """The options of preset ``name`` (``house`` or ``ddv``) with ``overrides``."""
+        return cls.from_dict({"preset": name, **overrides})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preset and every option that differs from it (what a record stores)."""
+        base = DoppelkopfOptions(**{"preset": self.preset, **PRESETS[self.preset]})
+        out: dict[str, Any] = {"preset": self.preset}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name != "preset" and value != getattr(base, f.name):
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        out.setdefault("players", self.players)
+        return out
+
+    # -- derived ------------------------------------------------------------
+
+    def deck(self) -> tuple[Card, ...]:
+        """The 40 (or 48) cards, high to low within each suit, two of each."""
+        return _deck(self.nines)
+
+    @property
+    def deck_size(self) -> int:
+        return 48 if self.nines else 40
+
+    @property
+    def hand_size(self) -> int:
+        """Cards in each playing hand: 10, or 12 with the nines."""
+        return 12 if self.nines else 10
+
+    @property
+    def packets(self) -> tuple[int, ...]:
+        """Seed 003: 3-4-3; with the nines (TSR 3.3): four times three."""
+        return (3, 3, 3, 3) if self.nines else (3, 4, 3)
+
+    @property
+    def is_ddv(self) -> bool:
+        return self.scoring == "ddv"
+
+
+_DEFAULT: Final = DoppelkopfOptions()

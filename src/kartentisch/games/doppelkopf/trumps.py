@@ -1,0 +1,109 @@
+"""The trick order of every Doppelkopf game type, built on :class:`TrickOrder`.
+
+Seed 003 § Trümpfe and RULINGS.md: in the normal game (and Hochzeit, Armut,
+Trumpfsolo) the trumps are, high to low, [scharfes Herz-A], Herz-10 (Dulle),
+[scharfer Herz-K], the queens ♣ ♠ ♥ ♦, the jacks ♣ ♠ ♥ ♦, then ♦ A 10 K (9).
+The bracketed cards are trumps only when declared. Of two equal cards the
+first played wins — the Dullen too — which is :class:`TrickOrder`'s rule.
+
+>>> from kartentisch.cards import Card, parse_cards
+>>> order = trick_order("normal")
+>>> [str(c) for c in trump_cards("normal")][:3]
+['10H', 'QC', 'QS']
+>>> order.winner(parse_cards("10H QC 10H JD"))  # the first Dulle wins
+0
+>>> trick_order("normal", scharfe_aces=True).winner(parse_cards("10H AH QC JC"))
+1
+>>> [str(c) for c in trump_cards("hearts", style="ddv")]
+['10H', 'QC', 'QS', 'QH', 'QD', 'JC', 'JS', 'JH', 'JD', 'AH', 'KH']
+>>> trump_cards("null")
+()
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+from kartentisch.cards import Card, Rank, Suit
+from kartentisch.tricks import TrickOrder
+
+__all__ = ["NORMAL_TYPES", "PLAIN_RANKS", "is_normal_order", "trick_order", "trump_cards"]
+
+#: Game types played with the normal trump order.
+NORMAL_TYPES: Final = frozenset({"normal", "hochzeit", "armut", "trump"})
+_SUIT_SOLI: Final = {
+    "clubs": Suit.CLUBS,
+    "spades": Suit.SPADES,
+    "hearts": Suit.HEARTS,
+    "diamonds": Suit.DIAMONDS,
+}
+#: The order of non-trump cards within a suit (seed 003, TSR 2.3).
+PLAIN_RANKS: Final = "A 10 K Q J 9"
+
+_DULLE: Final = Card("10H")
+_QUEENS: Final = tuple(Card.of(Rank.QUEEN, s) for s in Suit)
+_JACKS: Final = tuple(Card.of(Rank.JACK, s) for s in Suit)
+
+
+def _suit_part(suit: Suit, ranks: tuple[Rank, ...]) -> tuple[Card, ...]:
+    return tuple(Card.of(r, suit) for r in ranks)
+
+
+def is_normal_order(game_type: str, style: str = "literal") -> bool:
+    """Whether ``game_type`` uses the normal trump order (where Scharfe apply)."""
+    return game_type in NORMAL_TYPES or (game_type == "diamonds" and style == "ddv")
+
+
+@functools.cache
+def trump_cards(
+    game_type: str,
+    *,
+    style: str = "literal",
+    scharfe_aces: bool = False,
+    scharfe_kings: bool = False,
+    nines: bool = False,
+) -> tuple[Card, ...]:
+    """The trumps of ``game_type``, highest first (one entry per card value)."""
+    low: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING) + ((Rank.NINE,) if nines else ())
+    if is_normal_order(game_type, style) or (game_type in _SUIT_SOLI and style == "ddv"):
+        suit = _SUIT_SOLI.get(game_type, Suit.DIAMONDS)
+        top: list[Card] = []
+        normal = is_normal_order(game_type, style)
+        if normal and scharfe_aces:
+            top.append(Card("AH"))
+        top.append(_DULLE)
+        if normal and scharfe_kings:
+            top.append(Card("KH"))
+        tail = [c for c in _suit_part(suit, low) if c not in top]
+        return (*top, *_QUEENS, *_JACKS, *tail)
+    if game_type == "queens":
+        return _QUEENS
+    if game_type == "jacks":
+        return _JACKS
+    if game_type in _SUIT_SOLI:
+        ranks = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
+        return _suit_part(_SUIT_SOLI[game_type], ranks + ((Rank.NINE,) if nines else ()))
+    if game_type in ("no_trump", "null", "fleischlos"):
+        return ()
+    raise ValueError(f"unknown Doppelkopf game type {game_type!r}")
+
+
+@functools.cache
+def trick_order(
+    game_type: str,
+    *,
+    style: str = "literal",
+    scharfe_aces: bool = False,
+    scharfe_kings: bool = False,
+    nines: bool = False,
+) -> TrickOrder:
+    """The shared :class:`TrickOrder` for one game type (cached)."""
+    trumps = trump_cards(
+        game_type,
+        style=style,
+        scharfe_aces=scharfe_aces,
+        scharfe_kings=scharfe_kings,
+        nines=nines,
+    )
+    return TrickOrder.with_trumps(trumps, PLAIN_RANKS)

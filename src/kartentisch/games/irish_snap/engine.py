@@ -1,0 +1,431 @@
+"""Irish Snap (seed 002, variant; RULINGS.md § Slapjack): the rules engine.
+
+Players turn cards onto a centre pile in turn and call the ranks in a loop:
+Ace, 2, 3 … King, Ace … When the card turned is the rank called, everyone
+still in the game slaps; the last to slap (or a player who has not slapped
+when the slap time-out runs out) takes the pile under their stack. A slap on
+a card that does not match its call takes the pile too. After a pickup the
+taker plays next and the count restarts at Ace. A player who has played
+their last card without having to take the pile is safe; the last player
+still holding cards loses.
+
+>>> game = IrishSnapGame.from_tops(["AC", "2D", "7S"], dealer=2)
+>>> for text in ["0 s0 turn", "800 s0 slap", "1000 s2 slap", "1001 s1 slap"]:
+...     _ = game.apply(game.parse_action(text))
+>>> [e.type for e in game.events[1:]]
+['card_turned', 'slapped', 'slapped', 'slapped', 'pile_taken']
+>>> game.events[-1].seat, game.to_move, game.next_call.name
+(1, 1, 'ACE')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+from kartentisch.cards import Card, Rank, full_deck, shuffled
+from kartentisch.engine import Event
+from kartentisch.errors import IllegalActionError
+from kartentisch.realtime.actions import TimedAction
+from kartentisch.realtime.base import (
+    TimedGame,
+    TimedOptions,
+    check_ms,
+    deal_stacks,
+    stacks_with_tops,
+)
+
+__all__ = [
+    "CALLS",
+    "CardTurned",
+    "GameEnded",
+    "IrishSnapGame",
+    "IrishSnapObservation",
+    "IrishSnapOptions",
+    "PileTaken",
+    "PlayerSafe",
+    "Slapped",
+]
+
+#: The calls in order: Ace, 2, 3 … King, then Ace again.
+CALLS: Final = (Rank.ACE, *[Rank(v) for v in range(2, 14)])
+
+
+@dataclass(frozen=True, slots=True)
+class IrishSnapOptions(TimedOptions):
+    """Irish Snap's rule options (docs/rules/slapjack.md)."""
+
+    #: On a match, whoever has not slapped this many ms after the card counts as last.
+    slap_timeout_ms: int = 2000
+
+    title: ClassVar[str] = "Irish Snap"
+
+    def __post_init__(self) -> None:
+        TimedOptions.__post_init__(self)
+        check_ms(self, "slap_timeout_ms", allow_none=False, minimum=1)
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(Event):
+    type: ClassVar[str] = "card_turned"
+    t: int
+    seat: int
+    card: Card
+    #: The rank called as the card was turned.
+    call: Rank
+    #: The card is the rank called: everyone must slap.
+    match: bool
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slapped(Event):
+    """A slap on a match; ``order`` is 1 for the first slap."""
+
+    type: ClassVar[str] = "slapped"
+    t: int
+    seat: int
+    order: int
+
+
+@dataclass(frozen=True, slots=True)
+class PileTaken(Event):
+    """``seat`` takes the pile: ``last_slap``, ``too_slow`` (time-out) or ``false_slap``."""
+
+    type: ClassVar[str] = "pile_taken"
+    t: int
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSafe(Event):
+    """``seat`` played its last card and did not have to take the pile."""
+
+    type: ClassVar[str] = "player_safe"
+    t: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    t: int
+    loser: int
+    #: The safe players in the order they got rid of their cards.
+    safe: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class _Match:
+    """An open match: who must slap, who has, and when time runs out."""
+
+    deadline: int
+    required: frozenset[int]
+    slaps: dict[int, int] = field(default_factory=dict)
+
+    def copy(self) -> _Match:
+        return _Match(self.deadline, self.required, dict(self.slaps))
+
+
+@dataclass(frozen=True, slots=True)
+class IrishSnapObservation:
+    """What every seat sees: the pile top, the calls, public counts."""
+
+    seat: int
+    players: int
+    clock: int
+    to_move: int | None
+    top: Card | None
+    top_seat: int | None
+    #: The rank called for the card on top.
+    call: Rank | None
+    #: The rank the next card will be called.
+    next_call: Rank
+    pile_size: int
+    turned: int
+    stack_sizes: tuple[int, ...]
+    safe: tuple[bool, ...]
+    #: A match is on the pile and not yet decided.
+    match_open: bool
+    #: This seat must still slap the match.
+    must_slap: bool
+    slapped: bool
+    deadline: int | None
+    over: bool
+    loser: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "clock": self.clock,
+            "to_move": self.to_move,
+            "top": str(self.top) if self.top is not None else None,
+            "top_seat": self.top_seat,
+            "call": self.call.letter if self.call is not None else None,
+            "next_call": self.next_call.letter,
+            "pile_size": self.pile_size,
+            "turned": self.turned,
+            "stack_sizes": list(self.stack_sizes),
+            "safe": list(self.safe),
+            "match_open": self.match_open,
+            "must_slap": self.must_slap,
+            "slapped": self.slapped,
+            "deadline": self.deadline,
+            "over": self.over,
+            "loser": self.loser,
+        }
+
+
+class IrishSnapGame(TimedGame):
+    """A game of Irish Snap from given stacks (top first, by seat) and a dealer."""
+
+    game: ClassVar[str] = "irish-snap"
+    options: IrishSnapOptions
+
+    def __init__(
+        self,
+        stacks: Sequence[Sequence[Card | str]],
+        *,
+        dealer: int,
+        options: IrishSnapOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> None:
+        if not isinstance(options, IrishSnapOptions):
+            options = IrishSnapOptions.from_dict(options)
+        super().__init__(stacks, dealer=dealer, options=options, seats=seats)
+        self._count = 0
+        self._safe = [False] * options.players
+        self._safe_order: list[int] = []
+        self._match: _Match | None = None
+        self._calls: list[Rank] = []
+        self._loser: int | None = None
+
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int | random.Random,
+        *,
+        dealer: int | None = None,
+        options: IrishSnapOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> IrishSnapGame:
+        """Shuffle with ``seed`` and deal; without ``dealer`` the dealer is drawn at random."""
+        if not isinstance(options, IrishSnapOptions):
+            options = IrishSnapOptions.from_dict(options)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        n = options.players
+        if dealer is None:
+            dealer = rng.randrange(n)
+        deck = shuffled(full_deck(), rng)
+        return cls(deal_stacks(deck, n, dealer), dealer=dealer, options=options, seats=seats)
+
+    @classmethod
+    def from_tops(
+        cls,
+        tops: Sequence[Card | str | Sequence[Card | str]],
+        *,
+        dealer: int,
+        options: IrishSnapOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> IrishSnapGame:
+        """A deal whose stacks start with ``tops`` (a card or a list per seat);
+        without a ``players`` option there are as many players as ``tops``."""
+        if not isinstance(options, IrishSnapOptions):
+            options = IrishSnapOptions.from_dict({"players": len(tops), **(options or {})})
+        return cls(
+            stacks_with_tops(tops, options.players, dealer),
+            dealer=dealer,
+            options=options,
+            seats=seats,
+        )
+
+    # -- state ---------------------------------------------------------------
+
+    @property
+    def safe(self) -> tuple[bool, ...]:
+        return tuple(self._safe)
+
+    @property
+    def safe_order(self) -> tuple[int, ...]:
+        """Safe players in the order they got rid of their cards."""
+        return tuple(self._safe_order)
+
+    @property
+    def loser(self) -> int | None:
+        return self._loser
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Everyone but the loser, once the game is over."""
+        if not self._over:
+            return ()
+        return tuple(s for s in range(self.options.players) if s != self._loser)
+
+    @property
+    def next_call(self) -> Rank:
+        return CALLS[self._count]
+
+    @property
+    def call(self) -> Rank | None:
+        """The rank called for the card on top of the pile."""
+        return self._calls[-1] if self._pile else None
+
+    @property
+    def match_open(self) -> bool:
+        return self._match is not None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to turn the next card; None when over or while a match is open."""
+        if self._over or self._match is not None:
+            return None
+        n = self.options.players
+        for i in range(n):
+            s = (self._next + i) % n
+            if self._stacks[s] and not self._safe[s]:
+                return s
+        return None  # pragma: no cover - the game ends before nobody can play
+
+    # -- time ----------------------------------------------------------------
+
+    def _deadline(self) -> int | None:
+        return self._match.deadline if self._match is not None else None
+
+    def _on_deadline(self, t: int) -> None:
+        self._resolve(t)
+
+    # -- rules ---------------------------------------------------------------
+
+    def _check_rules(self, action: TimedAction) -> None:
+        seat = action.seat
+        if self._safe[seat]:
+            raise IllegalActionError("player_safe", "you are safe and out of the game", seat=seat)
+        if action.type == "turn":
+            if self._match is not None:
+                raise IllegalActionError(
+                    "slap_pending", "the match on the pile must be slapped first", seat=seat
+                )
+            if seat != self.to_move:
+                raise IllegalActionError(
+                    "not_your_turn",
+                    "it is not your turn to turn a card",
+                    seat=seat,
+                    to_move=self.to_move,
+                )
+            return
+        if action.call:
+            raise IllegalActionError(
+                "no_slap_call",
+                "Irish Snap has no call on the slap (the ranks are called as cards are turned)",
+                seat=seat,
+            )
+        match = self._match
+        if match is not None:
+            if seat in match.slaps:
+                raise IllegalActionError(
+                    "already_slapped", "you have already slapped this card", seat=seat
+                )
+            return
+        if not self._pile:
+            self._check_late(action)
+
+    def _act(self, action: TimedAction) -> None:
+        seat, t = action.seat, action.t
+        if action.type == "turn":
+            call = CALLS[self._count]
+            self._count = (self._count + 1) % len(CALLS)
+            card = self._turn_card(seat, t)
+            self._calls.append(call)
+            hit = card.rank == call
+            self._emit(CardTurned(t, seat, card, call, hit, len(self._pile)))
+            if hit:
+                required = frozenset(s for s in range(self.options.players) if not self._safe[s])
+                self._match = _Match(t + self.options.slap_timeout_ms, required)
+            else:
+                self._make_safe(t)
+            return
+        match = self._match
+        if match is not None:
+            match.slaps[seat] = t
+            self._slapped.add(seat)
+            self._emit(Slapped(t, seat, len(match.slaps)))
+            if match.required <= match.slaps.keys():
+                self._resolve(t)
+            return
+        if not self._pile:
+            self._late_slap(action)
+            return
+        self._slapped.add(seat)
+        self._pickup(t, seat, "false_slap")
+
+    def _resolve(self, t: int) -> None:
+        match = self._match
+        assert match is not None
+        self._match = None
+        missing = match.required - match.slaps.keys()
+        if missing:
+            self._pickup(t, max(missing), "too_slow")
+        else:
+            last = max(match.slaps, key=lambda s: (match.slaps[s], s))
+            self._pickup(t, last, "last_slap")
+
+    def _pickup(self, t: int, seat: int, reason: str) -> None:
+        cards = self._take_pile(seat)
+        self._calls.clear()
+        self._count = 0
+        self._next = seat
+        self._cleared_at = t
+        self._emit(PileTaken(t, seat, reason, cards))
+        self._make_safe(t)
+
+    def _make_safe(self, t: int) -> None:
+        """Players without cards (and no match pending) are safe; the last one in loses."""
+        for s in range(self.options.players):
+            if not self._safe[s] and not self._stacks[s]:
+                self._safe[s] = True
+                self._safe_order.append(s)
+                self._emit(PlayerSafe(t, s))
+        inside = [s for s in range(self.options.players) if not self._safe[s]]
+        if len(inside) <= 1:
+            loser = inside[0] if inside else self._safe_order[-1]
+            self._over = True
+            self._loser = loser
+            self._emit(GameEnded(t, loser, tuple(self._safe_order), self.stack_sizes()))
+
+    def observation(self, seat: int) -> IrishSnapObservation:
+        n = self.options.players
+        if not 0 <= seat < n:
+            raise ValueError(f"no seat {seat} at a {n}-player table")
+        match = self._match
+        return IrishSnapObservation(
+            seat=seat,
+            players=n,
+            clock=self._clock,
+            to_move=self.to_move,
+            top=self.top,
+            top_seat=self._owners[-1] if self._owners else None,
+            call=self.call,
+            next_call=self.next_call,
+            pile_size=len(self._pile),
+            turned=self._turned,
+            stack_sizes=self.stack_sizes(),
+            safe=tuple(self._safe),
+            match_open=match is not None,
+            must_slap=match is not None and seat in match.required and seat not in match.slaps,
+            slapped=seat in self._slapped,
+            deadline=match.deadline if match is not None else None,
+            over=self._over,
+            loser=self._loser,
+        )
+
+    def _fork_extra(self, new: IrishSnapGame) -> None:
+        new._safe = list(self._safe)
+        new._safe_order = list(self._safe_order)
+        new._match = self._match.copy() if self._match is not None else None
+        new._calls = list(self._calls)

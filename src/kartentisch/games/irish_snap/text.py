@@ -1,0 +1,78 @@
+"""Irish Snap games as readable text, in three languages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kartentisch.cards import format_cards
+from kartentisch.engine import Event
+from kartentisch.games.irish_snap.engine import (
+    CardTurned,
+    GameEnded,
+    IrishSnapGame,
+    PileTaken,
+    PlayerSafe,
+    Slapped,
+)
+from kartentisch.games.slapjack.text import stamp
+from kartentisch.realtime.base import LateSlap
+from kartentisch.realtime.records import seat_label
+from kartentisch.realtime.texts import say
+
+__all__ = ["describe", "render"]
+
+TITLES = {"en": "Irish Snap", "de": "Irish Snap", "ru": "Ирландский снэп"}
+
+
+def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
+    """What an event says, as lines (none for bookkeeping events)."""
+
+    def who(seat: int) -> str:
+        return seat_label(seat, names)
+
+    if isinstance(event, CardTurned):
+        call = event.call.name_in(lang)
+        lines = [say(lang, "card_called", who=who(event.seat), card=event.card.symbol, call=call)]
+        if event.match:
+            lines.append(say(lang, "match", card=event.card.symbol, call=call))
+        return lines
+    if isinstance(event, Slapped):
+        return [say(lang, "slapped", who=who(event.seat), n=event.order)]
+    if isinstance(event, PileTaken):
+        top = event.cards[-1].symbol if event.cards else "-"
+        return [
+            say(lang, f"taken_{event.reason}", who=who(event.seat), n=len(event.cards), card=top),
+            say(lang, "count_restarts", who=who(event.seat)),
+        ]
+    if isinstance(event, PlayerSafe):
+        return [say(lang, "player_safe", who=who(event.seat))]
+    if isinstance(event, LateSlap):
+        return [say(lang, "late_slap", who=who(event.seat))]
+    if isinstance(event, GameEnded):
+        return [say(lang, "irish_end", who=who(event.loser))]
+    return []
+
+
+def render(game: IrishSnapGame, lang: str = "en") -> list[str]:
+    """The stacks as dealt, every event with its game time, the cards at the end."""
+    names = game.seat_names
+    n = game.num_seats
+    lines = [
+        say(
+            lang,
+            "header",
+            game=TITLES.get(lang, "Irish Snap"),
+            players=n,
+            dealer=seat_label(game.dealer, names),
+            first=seat_label((game.dealer + 1) % n, names),
+        )
+    ]
+    for seat, stack in enumerate(game.initial_stacks):
+        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(stack, symbols=True)}")
+    for event in game.events:
+        t = getattr(event, "t", None)
+        for line in describe(event, names, lang):
+            lines.append(f"  {stamp(t) if t is not None else '':>8}  {line}")
+    cards = ", ".join(f"{seat_label(s, names)} {k}" for s, k in enumerate(game.points()))
+    lines.append(f"  {say(lang, 'final_cards')}: {cards}")
+    return lines

@@ -1,0 +1,460 @@
+"""Slapjack (seed 002, RULINGS.md § Slapjack): the rules engine.
+
+Players turn the top card of their face-down stack onto a centre pile in
+turn. A jack opens a slap window that the next card closes; the first slap
+on it wins the pile, which goes face down under the winner's stack
+(unshuffled), and the winner's left neighbour plays next. A slap on any other
+card is a false slap: the slapper's top card goes to the player who turned
+the slapped card. Players without cards are skipped but may slap back in on
+the next jack. Options: a time limit (most cards wins) and the call
+"Slapjack!" (a slap without it, or a false slap, splits the pile among the
+others).
+
+The seed's example: Anna turns 5♣, Ben K♦, Carla J♠; Ben slaps first,
+Carla's hand lands on his. Ben takes the three cards; his left neighbour
+(Carla) plays next.
+
+>>> game = SlapjackGame.from_tops(["5C", "KD", "JS"], dealer=2, seats=["Anna", "Ben", "Carla"])
+>>> for text in ["0 s0 turn", "900 s1 turn", "1800 s2 turn", "2150 s1 slap", "2190 s2 slap"]:
+...     _ = game.apply(game.parse_action(text))
+>>> [e.type for e in game.events[-2:]]
+['pile_won', 'late_slap']
+>>> game.events[-2].cards, game.to_move, game.stack_sizes()
+((Card('5C'), Card('KD'), Card('JS')), 2, (17, 19, 16))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from kartentisch.cards import Card, Rank, full_deck, shuffled
+from kartentisch.engine import Event
+from kartentisch.errors import IllegalActionError, OptionError
+from kartentisch.realtime.actions import TimedAction
+from kartentisch.realtime.base import (
+    TimedGame,
+    TimedOptions,
+    check_ms,
+    deal_stacks,
+    stacks_with_tops,
+)
+
+__all__ = [
+    "CardGiven",
+    "CardTurned",
+    "GameEnded",
+    "OutOfCards",
+    "PileSplit",
+    "PileTurnedOver",
+    "PileWon",
+    "PlayerOut",
+    "SlapjackGame",
+    "SlapjackObservation",
+    "SlapjackOptions",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SlapjackOptions(TimedOptions):
+    """Slapjack's rule options (docs/rules/slapjack.md)."""
+
+    #: Variant "Ansagen": a slap must come with the call "Slapjack!".
+    call: bool = False
+    #: Variant "Zeitlimit": the game ends after this many ms; most cards wins.
+    time_limit_ms: int | None = None
+
+    title: ClassVar[str] = "Slapjack"
+
+    def __post_init__(self) -> None:
+        TimedOptions.__post_init__(self)
+        if type(self.call) is not bool:
+            raise OptionError("option call must be true or false")
+        check_ms(self, "time_limit_ms", allow_none=True, minimum=1)
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(Event):
+    type: ClassVar[str] = "card_turned"
+    t: int
+    seat: int
+    card: Card
+    #: Cards on the pile now, this one included.
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class PileWon(Event):
+    """The first slap on a jack: ``cards`` (bottom first) go under ``seat``'s stack."""
+
+    type: ClassVar[str] = "pile_won"
+    t: int
+    seat: int
+    cards: tuple[Card, ...]
+    #: The winner had no cards and slapped back in.
+    comeback: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CardGiven(Event):
+    """A false slap: ``seat`` gives its top card face down to ``to``.
+
+    ``to`` is None when the player of the slapped card is already out: the
+    card then goes face down under the centre pile.
+    """
+
+    type: ClassVar[str] = "false_slap"
+    t: int
+    seat: int
+    to: int | None
+    card: Card
+    slapped: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PileSplit(Event):
+    """Call variant: ``seat`` forgot the call or slapped falsely; the others share the pile.
+
+    ``shares`` is each seat's number of cards (0 for the offender and those out).
+    """
+
+    type: ClassVar[str] = "pile_split"
+    t: int
+    seat: int
+    reason: str
+    shares: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfCards(Event):
+    """``seat`` has no cards left: skipped, but not out."""
+
+    type: ClassVar[str] = "out_of_cards"
+    t: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut(Event):
+    """``seat`` (without cards) is out: ``lost_jack``, ``false_slap`` or ``no_call``."""
+
+    type: ClassVar[str] = "player_out"
+    t: int
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PileTurnedOver(Event):
+    """Nobody had a card to play: ``seat`` turned the pile over as its new stack."""
+
+    type: ClassVar[str] = "pile_turned_over"
+    t: int
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """``reason``: ``last_in`` (everyone else is out) or ``time_limit`` (ties share)."""
+
+    type: ClassVar[str] = "game_ended"
+    t: int
+    winners: tuple[int, ...]
+    reason: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SlapjackObservation:
+    """What every seat sees: the pile top and public counts (nobody sees a stack)."""
+
+    seat: int
+    players: int
+    clock: int
+    to_move: int | None
+    top: Card | None
+    #: Who turned the top card.
+    top_seat: int | None
+    pile_size: int
+    #: How many cards have been turned: identifies the card on top.
+    turned: int
+    stack_sizes: tuple[int, ...]
+    out: tuple[bool, ...]
+    call_required: bool
+    slapped: bool
+    needs_turnover: bool
+    over: bool
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "clock": self.clock,
+            "to_move": self.to_move,
+            "top": str(self.top) if self.top is not None else None,
+            "top_seat": self.top_seat,
+            "pile_size": self.pile_size,
+            "turned": self.turned,
+            "stack_sizes": list(self.stack_sizes),
+            "out": list(self.out),
+            "call_required": self.call_required,
+            "slapped": self.slapped,
+            "needs_turnover": self.needs_turnover,
+            "over": self.over,
+            "winners": list(self.winners),
+        }
+
+
+class SlapjackGame(TimedGame):
+    """A game of Slapjack from given stacks (top first, by seat) and a dealer."""
+
+    game: ClassVar[str] = "slapjack"
+    options: SlapjackOptions
+
+    def __init__(
+        self,
+        stacks: Sequence[Sequence[Card | str]],
+        *,
+        dealer: int,
+        options: SlapjackOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> None:
+        if not isinstance(options, SlapjackOptions):
+            options = SlapjackOptions.from_dict(options)
+        super().__init__(stacks, dealer=dealer, options=options, seats=seats)
+        self._out = [False] * options.players
+        self._winners: tuple[int, ...] = ()
+        self._end_reason: str | None = None
+
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int | random.Random,
+        *,
+        dealer: int | None = None,
+        options: SlapjackOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> SlapjackGame:
+        """Shuffle with ``seed`` and deal; without ``dealer`` the dealer is drawn at random."""
+        if not isinstance(options, SlapjackOptions):
+            options = SlapjackOptions.from_dict(options)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        n = options.players
+        if dealer is None:
+            dealer = rng.randrange(n)
+        deck = shuffled(full_deck(), rng)
+        return cls(deal_stacks(deck, n, dealer), dealer=dealer, options=options, seats=seats)
+
+    @classmethod
+    def from_tops(
+        cls,
+        tops: Sequence[Card | str | Sequence[Card | str]],
+        *,
+        dealer: int,
+        options: SlapjackOptions | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> SlapjackGame:
+        """A deal whose stacks start with ``tops`` (a card or a list per seat),
+        the rest of the deck dealt in deck order (for examples and tests).
+
+        Without a ``players`` option there are as many players as ``tops``.
+        """
+        if not isinstance(options, SlapjackOptions):
+            options = SlapjackOptions.from_dict({"players": len(tops), **(options or {})})
+        return cls(
+            stacks_with_tops(tops, options.players, dealer),
+            dealer=dealer,
+            options=options,
+            seats=seats,
+        )
+
+    # -- state ---------------------------------------------------------------
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        return tuple(self._out)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winners once the game is over (several share a time-limit tie)."""
+        return self._winners
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._end_reason
+
+    def _needs_turnover(self) -> bool:
+        return not any(self._stacks[s] for s in range(self.options.players) if not self._out[s])
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to turn the next card (or to turn the pile over), None when over."""
+        if self._over:
+            return None
+        n = self.options.players
+        for i in range(n):
+            s = (self._next + i) % n
+            if self._stacks[s] and not self._out[s]:
+                return s
+        base = self._last_turner if self._last_turner is not None else self._next
+        for i in range(n):
+            s = (base + i) % n
+            if not self._out[s]:
+                return s
+        return None  # pragma: no cover - someone is always in while the game runs
+
+    # -- time ----------------------------------------------------------------
+
+    def _deadline(self) -> int | None:
+        return self.options.time_limit_ms
+
+    def _on_deadline(self, t: int) -> None:
+        sizes = self.stack_sizes()
+        best = max(sizes)
+        self._end(t, tuple(s for s, k in enumerate(sizes) if k == best), "time_limit")
+
+    def _end(self, t: int, winners: tuple[int, ...], reason: str) -> None:
+        self._over = True
+        self._winners = winners
+        self._end_reason = reason
+        self._emit(GameEnded(t, winners, reason, self.stack_sizes()))
+
+    # -- rules ---------------------------------------------------------------
+
+    def _check_rules(self, action: TimedAction) -> None:
+        seat = action.seat
+        if self._out[seat]:
+            raise IllegalActionError("player_out", "you are out of the game", seat=seat)
+        if action.type == "turn":
+            mover = self.to_move
+            if seat != mover:
+                raise IllegalActionError(
+                    "not_your_turn", "it is not your turn to turn a card", seat=seat, to_move=mover
+                )
+            return
+        if not self._pile:
+            self._check_late(action)
+        elif seat in self._slapped:
+            raise IllegalActionError(
+                "already_slapped", "you have already slapped this card", seat=seat
+            )
+
+    def _act(self, action: TimedAction) -> None:
+        seat, t = action.seat, action.t
+        if action.type == "turn":
+            if self._needs_turnover():
+                cards = len(self._pile)
+                self._take_pile(seat)
+                self._next = seat
+                self._slapped = set()
+                self._cleared_at = None
+                self._emit(PileTurnedOver(t, seat, cards))
+                return
+            card = self._turn_card(seat, t)
+            self._emit(CardTurned(t, seat, card, len(self._pile)))
+            if not self._stacks[seat]:
+                self._emit(OutOfCards(t, seat))
+            return
+        if not self._pile:
+            self._late_slap(action)
+            return
+        self._slapped.add(seat)
+        top = self._pile[-1]
+        jack = top.rank == Rank.JACK
+        if self.options.call and (not jack or not action.call):
+            self._split(t, seat, "no_call" if jack else "false_slap")
+        elif jack:
+            self._win_pile(t, seat)
+        else:
+            self._false_slap(t, seat, top)
+        self._check_end(t)
+
+    def _win_pile(self, t: int, seat: int) -> None:
+        comeback = not self._stacks[seat]
+        cards = self._take_pile(seat)
+        self._cleared_at = t
+        self._next = (seat + 1) % self.options.players
+        self._emit(PileWon(t, seat, cards, comeback))
+        for s in range(self.options.players):
+            if s != seat and not self._out[s] and not self._stacks[s]:
+                self._put_out(t, s, "lost_jack")
+
+    def _false_slap(self, t: int, seat: int, top: Card) -> None:
+        stack = self._stacks[seat]
+        if not stack:
+            self._put_out(t, seat, "false_slap")
+            return
+        receiver = self._owners[-1]
+        card = stack.popleft()
+        if self._out[receiver]:
+            # The player of the slapped card is out: the card goes under the pile.
+            self._pile.insert(0, card)
+            self._owners.insert(0, seat)
+            self._emit(CardGiven(t, seat, None, card, top))
+        else:
+            self._stacks[receiver].append(card)
+            self._emit(CardGiven(t, seat, receiver, card, top))
+        if not stack:
+            self._emit(OutOfCards(t, seat))
+
+    def _split(self, t: int, seat: int, reason: str) -> None:
+        n = self.options.players
+        was_empty = not self._stacks[seat]
+        takers = [(seat + i) % n for i in range(1, n)]
+        takers = [s for s in takers if not self._out[s]]
+        cards = tuple(self._pile)
+        shares = [0] * n
+        # One card at a time from the top of the pile, starting left of the offender.
+        for i, card in enumerate(reversed(cards)):
+            taker = takers[i % len(takers)]
+            self._stacks[taker].append(card)
+            shares[taker] += 1
+        self._pile.clear()
+        self._owners.clear()
+        self._cleared_at = t
+        self._emit(PileSplit(t, seat, reason, tuple(shares), cards))
+        if was_empty:
+            self._put_out(t, seat, reason)
+
+    def _put_out(self, t: int, seat: int, reason: str) -> None:
+        self._out[seat] = True
+        self._emit(PlayerOut(t, seat, reason))
+
+    def _check_end(self, t: int) -> None:
+        if self._over:
+            return
+        # Whoever wins all 52 cards has won them on a jack, and everyone else,
+        # holding no cards, is out then: one test covers both ends of the rules.
+        inside = [s for s in range(self.options.players) if not self._out[s]]
+        if len(inside) == 1:
+            self._end(t, (inside[0],), "last_in")
+
+    def observation(self, seat: int) -> SlapjackObservation:
+        n = self.options.players
+        if not 0 <= seat < n:
+            raise ValueError(f"no seat {seat} at a {n}-player table")
+        return SlapjackObservation(
+            seat=seat,
+            players=n,
+            clock=self._clock,
+            to_move=self.to_move,
+            top=self.top,
+            top_seat=self._owners[-1] if self._owners else None,
+            pile_size=len(self._pile),
+            turned=self._turned,
+            stack_sizes=self.stack_sizes(),
+            out=tuple(self._out),
+            call_required=self.options.call,
+            slapped=seat in self._slapped,
+            needs_turnover=not self._over and self._needs_turnover(),
+            over=self._over,
+            winners=self._winners,
+        )
+
+    def _fork_extra(self, new: SlapjackGame) -> None:
+        new._out = list(self._out)

@@ -1,0 +1,1 @@
+"""Search: exact solvers and search-based bots."""

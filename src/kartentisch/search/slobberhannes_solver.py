@@ -1,0 +1,322 @@
+"""An exact perfect-information solver for Slobberhannes.
+
+The multi-player model is **max^n**: every player minimises their own
+penalties, knowing all hands; a position's value is the vector of penalties
+each seat still pays from there on. Among equally good moves a player takes
+the first in a fixed order (the lowest card, ♣ ♠ ♥ ♦), so the solution is
+unique and reproducible.
+
+Speed comes from four things: hands are 32-bit masks (a suit is a block of
+8 bits, 7 to A); penalty vectors are packed into one int (3 bits a seat) so
+adding them is one addition; cards of one hand that are adjacent among the
+cards still out in their suit are equivalent and only one is searched (the
+Q♣ is never merged, it costs a chip); a transposition table keyed by the
+hands at each trick boundary. A seat that can reach 0 further penalties
+stops looking (nothing is better).
+
+Revokes are never searched (with ``revokes: penalty`` a revoke is legal but
+costs a chip; the solver assumes players follow suit).
+
+>>> from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+>>> deal = SlobberhannesDeal.from_seed(4, dealer=3)
+>>> result = solve(deal)
+>>> result.values, result.best
+((0, 1, 0, 2), Card('JD'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from kartentisch.cards import CARDS, Card
+from kartentisch.games.slobberhannes.deal import QUEEN_OF_CLUBS, SlobberhannesDeal
+
+__all__ = ["SolveResult", "solve", "solve_moves"]
+
+
+def _bit(card: Card) -> int:
+    return 1 << (card.suit * 8 + card.rank - 7)
+
+
+_BIT: Final = {card: _bit(card) for card in CARDS if card.rank >= 7}
+_CARD_OF: Final = {bit: card for card, bit in _BIT.items()}
+_QC: Final = _BIT[QUEEN_OF_CLUBS]
+_SUIT_MASK: Final = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The max^n solution of a position.
+
+    ``values`` are the penalties each seat still pays from this position on
+    (``totals`` adds what was paid before); ``best`` is the move of the seat
+    to move; ``nodes`` counts searched positions.
+    """
+
+    values: tuple[int, ...]
+    totals: tuple[int, ...]
+    best: Card | None
+    nodes: int
+
+
+class _Solver:
+    __slots__ = ("bonus", "n", "nodes", "shift", "tricks", "tt")
+
+    def __init__(self, players: int, tricks: int, bonus: bool) -> None:
+        self.n = players
+        self.tricks = tricks
+        self.bonus = bonus
+        self.shift = tuple(3 * p for p in range(players))
+        self.tt: dict[tuple[int, ...], int] = {}
+        self.nodes = 0
+
+    @staticmethod
+    def moves(hand: int, ledmask: int, remaining: int) -> list[int]:
+        """One representative per run of equivalent cards, low to high.
+
+        ``remaining`` holds every card still in a hand or in the current trick.
+        """
+        moves = (hand & ledmask or hand) if ledmask else hand
+        others = remaining & ~hand
+        out: list[int] = []
+        last = 0
+        while moves:
+            b = moves & -moves
+            moves ^= b
+            if (
+                last
+                and b != _QC
+                and last != _QC
+                and (b.bit_length() - 1) >> 3 == (last.bit_length() - 1) >> 3
+                and (b - 1) & ~((last << 1) - 1) & others == 0
+            ):
+                out[-1] = b
+            else:
+                out.append(b)
+            last = b
+        return out
+
+    def trick(self, hands: list[int], leader: int, trick_no: int, first: int, queen: int) -> int:
+        """The value of the position at the start of a trick."""
+        remaining = 0
+        for h in hands:
+            remaining |= h
+        if trick_no == self.tricks:
+            return self._last_trick(hands, leader, first, queen)
+        key = (*_normalise(hands, remaining), leader, first, queen)
+        value = self.tt.get(key)
+        if value is None:
+            value = self.play(hands, trick_no, first, queen, 0, leader, 0, -1, 0, -1, remaining)
+            self.tt[key] = value
+        return value
+
+    def _last_trick(self, hands: list[int], leader: int, first: int, queen: int) -> int:
+        """One card each: nothing to choose, the highest of the suit led wins."""
+        self.nodes += 1
+        led = hands[leader]
+        ledmask = _SUIT_MASK[(led.bit_length() - 1) >> 3]
+        winner, best = leader, led
+        allbits = 0
+        for seat, card in enumerate(hands):
+            allbits |= card
+            if card & ledmask and card > best:
+                winner, best = seat, card
+        one = 1 << self.shift[winner]
+        value = one
+        if allbits & _QC:
+            value += one
+            queen = winner
+        if self.bonus and first == winner and queen == winner:
+            value += one
+        return value
+
+    def play(
+        self,
+        hands: list[int],
+        trick_no: int,
+        first: int,
+        queen: int,
+        pos: int,
+        seat: int,
+        ledmask: int,
+        bestbit: int,
+        trickbits: int,
+        winner: int,
+        remaining: int,
+        only: int = 0,
+    ) -> int:
+        """The value when ``seat`` is to play the ``pos``-th card of a trick.
+
+        ``only`` restricts the choice to that one card (to value a root move).
+        """
+        self.nodes += 1
+        best = -1
+        best_own = 99
+        shift = self.shift[seat]
+        hand = hands[seat]
+        last_to_play = pos + 1 == self.n
+        next_seat = (seat + 1) % self.n
+        for b in [only] if only else self.moves(hand, ledmask, remaining):
+            hands[seat] = hand ^ b
+            if pos == 0:
+                lm, bb, w = _SUIT_MASK[(b.bit_length() - 1) >> 3], b, seat
+            elif b & ledmask and b > bestbit:
+                lm, bb, w = ledmask, b, seat
+            else:
+                lm, bb, w = ledmask, bestbit, winner
+            tb = trickbits | b
+            if not last_to_play:
+                value = self.play(
+                    hands, trick_no, first, queen, pos + 1, next_seat, lm, bb, tb, w, remaining
+                )
+            else:
+                one = 1 << self.shift[w]
+                value = 0
+                f, q = first, queen
+                if trick_no == 1:
+                    value += one
+                    f = w
+                if tb & _QC:
+                    value += one
+                    q = w
+                if trick_no < self.tricks:
+                    value += self.trick(hands, w, trick_no + 1, f, q)
+                else:  # the last trick, reached from a root inside it
+                    value += one
+                    if self.bonus and f == w and q == w:
+                        value += one
+            hands[seat] = hand
+            own = (value >> shift) & 7
+            if own < best_own:
+                best, best_own = value, own
+                if own == 0:
+                    break
+        return best
+
+    def value_after(self, hands: list[int], state: dict[str, int], seat: int, b: int) -> int:
+        """The value of the position after ``seat`` plays ``b`` (for the root)."""
+        return self.play(
+            hands,
+            state["trick_no"],
+            state["first"],
+            state["queen"],
+            state["pos"],
+            seat,
+            state["ledmask"],
+            state["bestbit"],
+            state["trickbits"],
+            state["winner"],
+            state["remaining"],
+            b,
+        )
+
+
+def _setup(deal: SlobberhannesDeal) -> tuple[_Solver, list[int], dict[str, int]]:
+    options = deal.options
+    solver = _Solver(options.players, options.hand_size, options.all_three_bonus)
+    obs_hands = [deal.hand(s) for s in range(options.players)]
+    hands = [sum(_BIT[c] for c in h) for h in obs_hands]
+    first = queen = -1
+    for event in deal.penalties():
+        if event.reason == "first_trick":
+            first = event.seat
+        elif event.reason == "queen_of_clubs":
+            queen = event.seat
+    trick = deal.observation(0).trick
+    ledmask = bestbit = trickbits = 0
+    winner = -1
+    if trick.cards:
+        ledmask = _SUIT_MASK[trick.cards[0].suit]
+        bestbit = -1
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            b = _BIT[card]
+            trickbits |= b
+            if b & ledmask and b > bestbit:
+                bestbit, winner = b, seat
+    state = {
+        "trick_no": deal.trick_number,
+        "first": first,
+        "queen": queen,
+        "pos": len(trick.cards),
+        "ledmask": ledmask,
+        "bestbit": bestbit if trick.cards else -1,
+        "trickbits": trickbits,
+        "winner": winner,
+        "remaining": trickbits | sum(hands),
+    }
+    return solver, hands, state
+
+
+def _compress_table() -> list[int]:
+    """``table[rest << 8 | held]``: ``held`` renumbered by rank among ``rest``."""
+    table = [0] * (1 << 16)
+    for rest in range(256):
+        ranks = [i for i in range(8) if rest >> i & 1]
+        for held in range(256):
+            if held & ~rest:
+                continue
+            out = 0
+            for j, i in enumerate(ranks):
+                if held >> i & 1:
+                    out |= 1 << j
+            table[rest << 8 | held] = out
+    return table
+
+
+_COMPRESS: Final = _compress_table()
+
+
+def _normalise(hands: list[int], remaining: int) -> list[int]:
+    """Hands with every suit renumbered by rank among the cards still out.
+
+    Only the order within a suit decides tricks, so positions that differ in
+    which cards have gone are the same position. Clubs are kept as they are
+    while the Q♣ is out: that card is not like the others.
+    """
+    out = []
+    keep_clubs = remaining & _QC
+    for h in hands:
+        key = h & 0xFF if keep_clubs else _COMPRESS[(remaining & 0xFF) << 8 | (h & 0xFF)]
+        for shift in (8, 16, 24):
+            key |= _COMPRESS[((remaining >> shift) & 0xFF) << 8 | ((h >> shift) & 0xFF)] << shift
+        out.append(key)
+    return out
+
+
+def _unpack(value: int, players: int) -> tuple[int, ...]:
+    return tuple((value >> (3 * p)) & 7 for p in range(players))
+
+
+def solve_moves(deal: SlobberhannesDeal) -> dict[Card, tuple[int, ...]]:
+    """The max^n value (further penalties per seat) of every following card of the mover."""
+    seat = deal.to_move
+    if seat is None:
+        return {}
+    solver, hands, state = _setup(deal)
+    return {
+        card: _unpack(solver.value_after(hands, state, seat, _BIT[card]), solver.n)
+        for card in deal.following_actions()
+    }
+
+
+def solve(deal: SlobberhannesDeal) -> SolveResult:
+    """Solve ``deal`` from its current position (any point of a trick)."""
+    paid = deal.points()
+    seat = deal.to_move
+    if seat is None:
+        return SolveResult((0,) * len(paid), paid, None, 0)
+    solver, hands, state = _setup(deal)
+    best_card: Card | None = None
+    best_value = -1
+    best_own = 99
+    for b in solver.moves(hands[seat], state["ledmask"], state["remaining"]):
+        value = solver.value_after(hands, state, seat, b)
+        own = (value >> solver.shift[seat]) & 7
+        if own < best_own:
+            best_card, best_value, best_own = _CARD_OF[b], value, own
+            if own == 0:
+                break
+    values = _unpack(best_value, solver.n)
+    totals = tuple(p + v for p, v in zip(paid, values, strict=True))
+    return SolveResult(values, totals, best_card, solver.nodes)

@@ -1,0 +1,60 @@
+"""The database schema: one row per table, one row per action taken at it.
+
+A table is restored by rebuilding its game from ``game``, ``options``,
+``seats`` and ``seed`` and replaying ``table_actions`` in ``seq`` order
+through the engine, so the actions are the only game state stored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "TableActionRow", "TableRow", "utcnow"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A table: the game, its options, who sits where, the seed, the status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    #: The game's rule options as the adapter normalised them.
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Table settings that are not rules (turn timer …).
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: One object per seat: ``kind`` (open/human/bot), ``name``, ``level``, ``token_hash``.
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: ``waiting`` (seats open), ``playing`` or ``finished``.
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+class TableActionRow(Base):
+    """One accepted action, in the game's notation, numbered from 1 within its table."""
+
+    __tablename__ = "table_actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

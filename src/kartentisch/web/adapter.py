@@ -1,0 +1,137 @@
+"""The game-agnostic table adapter the server drives.
+
+The server knows no game's rules. It talks to a :class:`TableGame`: who may
+act now, which actions are legal for a seat (in the game's notation), apply
+one (refusals raise :class:`~kartentisch.errors.IllegalActionError` with the
+engine's rule code), each seat's view as JSON (built from the engine's
+``observation(seat)``; spectators get the public part only), the record.
+
+A :class:`TableGameType` is the factory and lobby metadata of one game; the
+registry :func:`table_game_type` finds it by name like
+:func:`kartentisch.games.get_game` does.
+
+>>> kind = table_game_type("slobberhannes")
+>>> options = kind.normalize_options({"preset": "standard"}, seats=3)
+>>> game = kind.create(options, ["Ann", "Bob", "Cyd"], seed=5)
+>>> game.version, game.acting == (game.view(None)["to_move"],)
+(0, True)
+>>> seat = game.acting[0]
+>>> game.act(seat, game.legal(seat)[0])
+>>> game.version
+1
+>>> replayed = kind.replay(options, ["Ann", "Bob", "Cyd"], 5, game.actions)
+>>> replayed.view(seat) == game.view(seat)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from kartentisch.bots import Bot
+from kartentisch.errors import KartentischError
+
+__all__ = [
+    "TABLE_GAMES",
+    "TableGame",
+    "TableGameType",
+    "table_game_type",
+]
+
+
+@runtime_checkable
+class TableGame(Protocol):
+    """One game in progress at a table, as the server sees it."""
+
+    #: The registry name of the game.
+    game: str
+
+    @property
+    def version(self) -> int:
+        """How many actions have been applied; every action names the version it was made on."""
+
+    @property
+    def acting(self) -> tuple[int, ...]:
+        """The seats that may act now (one in turn-based games, several in real-time ones)."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the whole game (match) is over."""
+
+    @property
+    def actions(self) -> list[tuple[int, str]]:
+        """Every applied action as (seat, text), in order: what the store keeps."""
+
+    def legal(self, seat: int) -> list[str]:
+        """The actions ``seat`` may take now, in the game's notation (empty if none)."""
+
+    def act(self, seat: int, text: str) -> None:
+        """Apply ``text`` for ``seat``; raise IllegalActionError/NotationError, changing nothing."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see as JSON; ``None`` is a spectator's public view."""
+
+    def bot_action(self, seat: int, bot: Bot) -> str:
+        """The action ``bot`` chooses for ``seat`` from that seat's observation."""
+
+    def record(self, *, complete: bool) -> dict[str, Any]:
+        """The game record; unless ``complete``, only the parts already public."""
+
+
+class TableGameType(Protocol):
+    """A game's factory and what the lobby shows about it."""
+
+    name: str
+    titles: Mapping[str, str]
+    min_seats: int
+    max_seats: int
+    #: Bot levels, weakest first.
+    bot_levels: tuple[str, ...]
+    #: Rule presets by name, with the options each sets.
+    presets: Mapping[str, Mapping[str, Any]]
+
+    def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
+        """Check ``options`` for a table of ``seats``; return them as stored (OptionError)."""
+
+    def create(self, options: Mapping[str, Any], names: Sequence[str], seed: int) -> TableGame:
+        """A new game from checked options, seat names and the table's seed."""
+
+    def replay(
+        self,
+        options: Mapping[str, Any],
+        names: Sequence[str],
+        seed: int,
+        actions: Sequence[tuple[int, str]],
+    ) -> TableGame:
+        """Rebuild a game from its setup and stored actions, through the engine."""
+
+    def describe(self) -> dict[str, Any]:
+        """JSON for the lobby: titles, seats, presets, options, bot levels."""
+
+
+#: Registry name → module under ``kartentisch.web`` holding its ``TABLE_GAME``.
+TABLE_GAMES: dict[str, str] = {
+    "slobberhannes": "kartentisch.web.games.slobberhannes",
+}
+
+
+def table_game_type(name: str) -> TableGameType:
+    """The table adapter of game ``name`` (a registry name or alias)."""
+    from kartentisch.games import get_game
+
+    spec = get_game(name)
+    module_name = TABLE_GAMES.get(spec.name)
+    if module_name is None:
+        raise KartentischError(f"{spec.name} cannot be played in the web app yet")
+    module = importlib.import_module(module_name)
+    kind: TableGameType = module.TABLE_GAME
+    return kind
+
+
+def replay_actions(game: TableGame, actions: Sequence[tuple[int, str]]) -> TableGame:
+    """Apply stored actions to a fresh game; a refused one raises as it would live."""
+    for seat, text in actions:
+        game.act(seat, text)
+    return game

@@ -1,0 +1,1 @@
+"""Table adapters, one module per game, each exposing ``TABLE_GAME``."""

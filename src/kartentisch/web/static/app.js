@@ -1,0 +1,74 @@
+// Kartentisch in the browser: a tiny router over the lobby, a table and the rules.
+
+import { h, toast } from "./dom.js";
+import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, t } from "./i18n.js";
+import { leaveLobby, showLobby } from "./lobby.js";
+import { showRules } from "./rules.js";
+import { TableScreen } from "./table.js";
+
+const root = document.getElementById("app");
+let screen = null;
+
+function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+async function route() {
+  leaveLobby();
+  screen?.destroy();
+  screen = null;
+  drawHeader();
+  const path = location.pathname;
+  try {
+    let m;
+    if ((m = path.match(/^\/t\/([\w-]+)$/))) {
+      screen = new TableScreen(root, m[1], navigate);
+    } else if ((m = path.match(/^\/rules\/([\w-]+)$/))) {
+      await showRules(root, m[1]);
+    } else {
+      await showLobby(root, navigate);
+    }
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}
+
+function drawHeader() {
+  const header = document.getElementById("top");
+  const select = h("select#lang", { "aria-label": t("ui.language") },
+    LANGUAGES.map((code) => h("option", { value: code }, LANGUAGE_NAMES[code])));
+  select.value = document.documentElement.lang;
+  select.addEventListener("change", async () => {
+    await loadLanguage(select.value);
+    document.title = t("ui.title");
+    if (screen) {
+      // Keep the connection; the server's messages follow the new language too.
+      screen.hello();
+      drawHeader();
+      screen.render();
+    } else {
+      route();
+    }
+  });
+  header.replaceChildren(
+    h("a.brand", { href: "/", "data-link": "" }, "♣ ", t("ui.title")),
+    h("nav", {},
+      h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
+      h("a", { href: "/rules/slobberhannes", "data-link": "" }, t("nav.rules"))),
+    select);
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-link]");
+  if (link && link.origin === location.origin && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    navigate(link.pathname);
+  }
+});
+window.addEventListener("popstate", route);
+
+await loadLanguage(pickLanguage());
+document.title = t("ui.title");
+route();

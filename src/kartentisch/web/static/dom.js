@@ -1,0 +1,65 @@
+// Small DOM helpers: elements are built with text content, never from strings
+// that hold names or other input.
+
+/** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")`` */
+export function h(tag, attrs = {}, ...children) {
+  const [head, ...classes] = tag.split(".");
+  const [name, id] = head.split("#");
+  const el = document.createElement(name || "div");
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "html") el.innerHTML = value; // only for SVG this page generates itself
+    else if (key === "value") el.value = value;
+    else if (key === "style") Object.assign(el.style, value); // CSSOM: allowed by the page's CSP
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the page (errors from the server …). */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.className = `show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.className = ""), 4500);
+}
+
+export async function api(path, options = {}) {
+  const init = { headers: { "content-type": "application/json" }, ...options };
+  if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data?.error?.message || response.statusText);
+    error.code = data?.error?.code;
+    throw error;
+  }
+  return data;
+}
+
+// Seat tokens, by table id: a reload or a new tab resumes the seat.
+export function savedSeat(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(`kt.seat.${tableId}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(tableId, seat, token) {
+  localStorage.setItem(`kt.seat.${tableId}`, JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(tableId) {
+  localStorage.removeItem(`kt.seat.${tableId}`);
+}

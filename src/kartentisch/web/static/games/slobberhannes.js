@@ -1,0 +1,206 @@
+// The Slobberhannes table: seats around the felt, the trick in the middle,
+// your hand below, the score sheet and the trick-by-trick review beside.
+
+import { backSVG, cardLabel, cardSVG } from "../cards.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+function nameOf(view, table, seat) {
+  const name = view.names[seat] || table.seats[seat]?.name || `#${seat + 1}`;
+  return seat === view.seat ? `${name} (${t("ui.you")})` : name;
+}
+
+// Seats clockwise from the viewer, who sits at the bottom: left, top, right.
+function position(view, seat, radiusX, radiusY) {
+  const me = view.seat ?? 0;
+  const k = (seat - me + view.players) % view.players;
+  const angle = Math.PI / 2 + (k * 2 * Math.PI) / view.players;
+  return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle) };
+}
+
+function cardBox(code, extra = {}) {
+  return h("div.card-box", { html: cardSVG(code, cardLabel(code)), ...extra });
+}
+
+function trickCards(view, trick, radius) {
+  return trick.cards.map((code, i) => {
+    const seat = trick.seats[i];
+    const p = position(view, seat, radius, radius);
+    const winner = trick.winner === seat ? " winner" : "";
+    return h(`div.trick-card${winner}`, { style: { left: `${p.x}%`, top: `${p.y}%`, zIndex: String(i + 1) }, html: cardSVG(code, cardLabel(code)) });
+  });
+}
+
+function seatBox(view, table, seat) {
+  const info = table.seats[seat];
+  const p = position(view, seat, 40, 40);
+  const classes = ["seat"];
+  if (view.to_move === seat) classes.push("to-move");
+  if (seat === view.seat) classes.push("me");
+  const badges = [];
+  if (view.dealer === seat) badges.push(h("span.badge", { title: t("ui.dealer") }, t("ui.dealer_short")));
+  if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t("ui.bot") }, "🤖"));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, "🤖"));
+  else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", { title: t("ui.offline") }, "⚡"));
+  const backs = seat === view.seat ? null : h("div.backs", {}, Array.from({ length: view.hand_sizes[seat] }, () => h("span.back", { html: backSVG() })));
+  return h(`div.${classes.join(".")}`, { style: { left: `${p.x}%`, top: `${p.y}%` } },
+    h("div.seat-name", {}, nameOf(view, table, seat), " ", badges),
+    backs,
+    h("div.seat-score", {},
+      t("ui.this_deal_short", { n: view.penalties[seat] }), " · ", t("ui.total_short", { n: view.totals[seat] })));
+}
+
+function statusLine(view, table) {
+  if (view.over) return t("ui.match_over");
+  if (view.to_move === null) return "";
+  if (view.to_move === view.seat) return t("ui.your_turn");
+  return t("ui.waiting_for", { name: nameOf(view, table, view.to_move) });
+}
+
+function handRow(view, ctx) {
+  if (view.seat === null) return h("p.muted.spectator", {}, t("ui.spectating"));
+  const legal = new Set(view.legal);
+  const myTurn = view.to_move === view.seat;
+  const cards = view.hand.map((code) => {
+    const playable = myTurn && legal.has(code);
+    const cls = playable ? "hand-card.playable" : myTurn ? "hand-card.blocked" : "hand-card";
+    return h(`button.${cls}`, {
+      html: cardSVG(code, cardLabel(code)),
+      disabled: !playable,
+      title: playable ? t("ui.play_card", { card: cardLabel(code) }) : cardLabel(code),
+      onclick: () => ctx.act(code),
+    });
+  });
+  return h("div.hand", { "aria-label": t("ui.your_hand") }, cards);
+}
+
+function penaltyText(view, table, p) {
+  return t(`reason.${p.reason}`, { name: nameOf(view, table, p.seat), chips: p.chips, trick: p.trick ?? "" });
+}
+
+function scoreSheet(view, table) {
+  const seats = [...Array(view.players).keys()];
+  const head = h("tr", {}, h("th", {}, t("ui.deal")), seats.map((s) => h("th", { title: nameOf(view, table, s) }, view.names[s])));
+  const rows = view.deals.map((deal) => h("tr", {}, h("td", {}, deal.number), deal.points.map((p) => h("td", {}, p || "·"))));
+  if (!view.over) {
+    rows.push(h("tr.current", {}, h("td", {}, `${view.deal_number}…`), view.penalties.map((p) => h("td", {}, p || "·"))));
+  }
+  const totals = h("tr.totals", {}, h("th", {}, t("ui.totals")), view.totals.map((p) => h("th", {}, p)));
+  const extra = [];
+  if ((view.options.scoring ?? "chips") === "chips") {
+    extra.push(h("tr", {}, h("td", {}, t("ui.chips")), view.chips.map((c) => h("td", {}, c))));
+  }
+  if (view.result) {
+    extra.push(h("tr.settlement", {}, h("td", {}, t("ui.settlement")), view.result.settlement.map((c) => h("td", {}, c > 0 ? `+${c}` : c))));
+  }
+  return h("table.score-sheet", {}, h("thead", {}, head), h("tbody", {}, rows, totals, extra));
+}
+
+function lastTrick(view, table) {
+  if (!view.last_trick) return null;
+  const trick = view.last_trick;
+  return h("div.last-trick", {},
+    h("h3", {}, t("ui.last_trick")),
+    h("div.mini-trick", {}, trick.cards.map((code, i) =>
+      h(`figure${trick.seats[i] === trick.winner ? ".winner" : ""}`, {}, cardBox(code), h("figcaption", {}, view.names[trick.seats[i]])))),
+    trick.winner !== null ? h("p.muted", {}, t("ui.won_by", { name: nameOf(view, table, trick.winner) })) : null);
+}
+
+function reviewDialog(view, table, ctx) {
+  const memory = ctx.memory;
+  const deal = view.deals.find((d) => d.number === memory.review);
+  if (!deal) return null;
+  const index = Math.min(memory.reviewTrick ?? 0, deal.tricks.length - 1);
+  const trick = deal.tricks[index];
+  const close = () => {
+    memory.review = null;
+    ctx.rerender();
+  };
+  const go = (step) => () => {
+    memory.reviewTrick = Math.max(0, Math.min(deal.tricks.length - 1, index + step));
+    ctx.rerender();
+  };
+  const penalties = deal.penalties.filter((p) => p.trick === index + 1 || (p.trick === null && index === deal.tricks.length - 1));
+  return h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": t("ui.review_deal", { n: deal.number }) },
+    h("div.modal-body", {},
+      h("h2", {}, t("ui.review_deal", { n: deal.number })),
+      h("p", {}, t("ui.trick_of", { n: index + 1, total: deal.tricks.length }), " — ",
+        t("ui.led_by", { name: nameOf(view, table, trick.leader) })),
+      h("div.mini-trick.big", {}, trick.cards.map((code, i) =>
+        h(`figure${trick.seats[i] === trick.winner ? ".winner" : ""}`, {}, cardBox(code), h("figcaption", {}, view.names[trick.seats[i]])))),
+      h("p", {}, t("ui.won_by", { name: nameOf(view, table, trick.winner) })),
+      h("ul.penalties", {}, penalties.map((p) => h("li", {}, penaltyText(view, table, p)))),
+      h("div.row", {},
+        h("button", { onclick: go(-1), disabled: index === 0 }, "◀ ", t("ui.previous")),
+        h("button", { onclick: go(1), disabled: index === deal.tricks.length - 1 }, t("ui.next"), " ▶"),
+        h("button.primary", { onclick: close }, t("ui.close")))));
+}
+
+function dealOverDialog(view, table, ctx) {
+  const memory = ctx.memory;
+  const deal = view.deals.find((d) => d.number === memory.dealOver);
+  if (!deal) return null;
+  const close = () => {
+    memory.dealOver = null;
+    ctx.rerender();
+  };
+  const review = () => {
+    memory.dealOver = null;
+    memory.review = deal.number;
+    memory.reviewTrick = 0;
+    ctx.rerender();
+  };
+  return h("div.modal", { role: "dialog", "aria-modal": "true" },
+    h("div.modal-body", {},
+      h("h2", {}, t("ui.deal_over", { n: deal.number })),
+      h("ul.penalties", {}, deal.penalties.map((p) => h("li", {}, penaltyText(view, table, p)))),
+      scoreSheet(view, table),
+      h("div.row", {},
+        h("button", { onclick: review }, t("ui.review")),
+        h("button.primary", { onclick: close }, t("ui.continue")))));
+}
+
+function resultBox(view, table) {
+  if (!view.result) return null;
+  const names = (seats) => seats.map((s) => nameOf(view, table, s)).join(", ");
+  return h("div.result", {},
+    h("h2", {}, t("ui.match_over")),
+    view.result.losers.length ? h("p", {}, t("ui.losers", { names: names(view.result.losers) })) : null,
+    h("p", {}, t("ui.winners", { names: names(view.result.winners) })));
+}
+
+export function render(root, message, ctx) {
+  const { view, table } = message;
+  const memory = ctx.memory;
+  // A deal just ended: show its summary once (bots go on meanwhile).
+  if (memory.deals !== undefined && view.deals.length > memory.deals && !view.over) {
+    memory.dealOver = view.deals[view.deals.length - 1].number;
+  }
+  memory.deals = view.deals.length;
+
+  const felt = h("div.felt", {},
+    [...Array(view.players).keys()].map((s) => seatBox(view, table, s)),
+    h("div.trick", {}, trickCards(view, view.trick, 16)),
+    h("div.felt-info", {}, t("ui.deal_trick", { deal: view.deal_number, trick: Math.min(view.trick_number, view.tricks_per_deal), total: view.tricks_per_deal })));
+
+  const status = h(`div.status${view.to_move === view.seat && view.seat !== null ? ".mine" : ""}`, { role: "status" },
+    h("span", {}, statusLine(view, table)), " ", h("span.timer"));
+
+  const reviews = view.deals.length
+    ? h("div.reviews", {}, h("h3", {}, t("ui.review")), view.deals.map((d) =>
+      h("button.small", { onclick: () => { memory.review = d.number; memory.reviewTrick = 0; ctx.rerender(); } }, t("ui.deal_n", { n: d.number }))))
+    : null;
+
+  const side = h("aside.side", {},
+    h("h3", {}, t("ui.score_sheet")),
+    scoreSheet(view, table),
+    lastTrick(view, table),
+    reviews,
+    view.deals.length || view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
+    h("p#banner.muted"));
+
+  root.replaceChildren(h("div.game", {},
+    h("div.main", {}, resultBox(view, table), status, felt, handRow(view, ctx)),
+    side,
+    memory.review ? reviewDialog(view, table, ctx) : memory.dealOver ? dealOverDialog(view, table, ctx) : null));
+}

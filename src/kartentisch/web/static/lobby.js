@@ -1,0 +1,130 @@
+// The lobby: create a table, see the open ones, join or watch.
+
+import { api, h, saveSeat, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
+
+let refreshTimer = null;
+
+export function leaveLobby() {
+  clearInterval(refreshTimer);
+}
+
+export async function showLobby(root, navigate) {
+  const { games } = await api("/api/games");
+  const form = createForm(games, navigate);
+  const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
+  root.replaceChildren(h("div.lobby", {}, form, list));
+  const refresh = () => refreshList(list, navigate).catch(() => {});
+  await refresh();
+  refreshTimer = setInterval(refresh, 5000);
+}
+
+function gameTitle(game) {
+  return game.titles?.[lang] || game.name;
+}
+
+function createForm(games, navigate) {
+  const game = games[0];
+  const state = { seats: game.default_seats };
+  const nameInput = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname" });
+  const gameSelect = h("select", { id: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g))));
+  const presetSelect = h("select", { id: "preset" }, Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
+  const seatsInput = h("input", { id: "seats", type: "number", min: game.min_seats, max: game.max_seats, value: state.seats });
+  const seatRows = h("ol.seat-setup");
+  const timer = h("select", { id: "timer" }, h("option", { value: "" }, t("lobby.no_timer")), [15, 30, 60, 120].map((s) => h("option", { value: s }, t("lobby.seconds", { n: s }))));
+
+  const seatChoice = (i) => {
+    const select = h("select", { "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
+      h("option", { value: "you" }, t("lobby.seat_you")),
+      h("option", { value: "open" }, t("lobby.seat_open")),
+      game.bot_levels.map((level) => h("option", { value: `bot:${level}` }, t("lobby.seat_bot", { level: t(`level.${level}`) }))),
+    );
+    select.value = i === 0 ? "you" : `bot:${game.bot_levels[game.bot_levels.length - 1]}`;
+    return h("li", {}, select);
+  };
+  const drawSeats = () => {
+    const n = Math.max(game.min_seats, Math.min(game.max_seats, Number(seatsInput.value) || game.default_seats));
+    const old = [...seatRows.querySelectorAll("select")].map((s) => s.value);
+    seatRows.replaceChildren(...Array.from({ length: n }, (_, i) => seatChoice(i)));
+    old.slice(0, n).forEach((v, i) => (seatRows.querySelectorAll("select")[i].value = v));
+  };
+  seatsInput.addEventListener("change", drawSeats);
+  drawSeats();
+
+  const options = h("div.options");
+  for (const [name, spec] of Object.entries(game.options)) {
+    let input;
+    if (spec.choices) {
+      input = h("select", { id: `opt-${name}`, "data-option": name }, h("option", { value: "" }, t("lobby.preset_default")),
+        spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, t(`option.${name}.${c}`))));
+    } else {
+      input = h("input", { id: `opt-${name}`, "data-option": name, type: "number", min: spec.min, max: spec.max, placeholder: t("lobby.preset_default") });
+    }
+    options.append(h("label", {}, h("span", {}, t(`option.${name}`)), input));
+  }
+
+  const submit = async (event) => {
+    event.preventDefault();
+    const seats = [...seatRows.querySelectorAll("select")].map((s) => {
+      const [kind, level] = s.value.split(":");
+      return kind === "bot" ? { kind, level } : { kind };
+    });
+    const chosen = { preset: presetSelect.value };
+    for (const el of options.querySelectorAll("[data-option]")) {
+      if (el.value === "") continue;
+      chosen[el.dataset.option] = el.tagName === "SELECT" ? JSON.parse(el.value) : Number(el.value);
+    }
+    const body = { game: gameSelect.value, seats, options: chosen, name: nameInput.value };
+    if (timer.value) body.turn_seconds = Number(timer.value);
+    localStorage.setItem("kt.name", nameInput.value);
+    try {
+      const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
+      if (created.token) saveSeat(created.id, created.seat, created.token);
+      navigate(created.url);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  };
+
+  return h("form.panel.create", { onsubmit: submit },
+    h("h2", {}, t("lobby.new_table")),
+    h("label", {}, h("span", {}, t("lobby.your_name")), nameInput),
+    h("label", {}, h("span", {}, t("lobby.game")), gameSelect),
+    h("label", {}, h("span", {}, t("lobby.preset")), presetSelect),
+    h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
+    seatRows,
+    h("label", {}, h("span", {}, t("lobby.turn_timer")), timer),
+    h("details", {}, h("summary", {}, t("lobby.rule_options")), options),
+    h("button.primary", { type: "submit" }, t("lobby.create")),
+  );
+}
+
+async function refreshList(list, navigate) {
+  const { tables } = await api("/api/tables");
+  const rows = tables.map((table) => {
+    const seats = table.seats.map((s) => (s.kind === "open" ? t("lobby.seat_free") : s.kind === "bot" ? `${s.name} (${t("ui.bot")})` : s.name));
+    const actions = [];
+    if (table.status === "waiting" && table.open_seats.length) {
+      actions.push(h("button", { onclick: () => join(table, navigate) }, t("lobby.join")));
+    }
+    actions.push(h("button", { onclick: () => navigate(`/t/${table.id}`) }, t("lobby.watch")));
+    return h("li", {},
+      h("strong", {}, table.titles?.[lang] || table.game), " · ", t(`status.${table.status}`),
+      h("div.muted", {}, seats.join(", ")),
+      h("div.actions", {}, actions));
+  });
+  list.replaceChildren(h("h2", {}, t("lobby.open_tables")), rows.length ? h("ul.table-list", {}, rows) : h("p.muted", {}, t("lobby.no_tables")));
+}
+
+export async function join(table, navigate, seat = null) {
+  const name = localStorage.getItem("kt.name") || prompt(t("lobby.your_name")) || "";
+  if (!name.trim()) return;
+  localStorage.setItem("kt.name", name);
+  try {
+    const joined = await api(`/api/tables/${table.id}/join?lang=${lang}`, { method: "POST", body: { name, seat } });
+    saveSeat(table.id, joined.seat, joined.token);
+    navigate(`/t/${table.id}`);
+  } catch (error) {
+    toast(error.message, "error");
+  }
+}

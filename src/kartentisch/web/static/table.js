@@ -1,0 +1,158 @@
+// A table in real time: the WebSocket, the waiting room, and the game screen
+// drawn by the game's own renderer (games/<name>.js).
+
+import { forgetSeat, h, savedSeat, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { join } from "./lobby.js";
+
+const RENDERERS = {
+  slobberhannes: () => import("./games/slobberhannes.js"),
+};
+
+export class TableScreen {
+  constructor(root, tableId, navigate) {
+    this.root = root;
+    this.id = tableId;
+    this.navigate = navigate;
+    this.message = null;
+    this.closed = false;
+    this.retry = 0;
+    this.renderer = null;
+    this.memory = {}; // what the renderer keeps between states (open dialogs …)
+    this.clock = setInterval(() => this.tick(), 1000);
+    this.root.replaceChildren(h("p.muted", {}, t("ui.connecting")));
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.id)}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.hello();
+    });
+    ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    ws.addEventListener("close", (event) => {
+      if (this.closed || ws !== this.ws) return;
+      if (event.code === 4404) {
+        this.root.replaceChildren(h("p.error", {}, t("error.no_such_table")));
+        return;
+      }
+      const wait = Math.min(10000, 1000 * 2 ** this.retry++);
+      this.setBanner(t("ui.reconnecting"));
+      setTimeout(() => !this.closed && this.connect(), wait);
+    });
+  }
+
+  hello() {
+    const seat = savedSeat(this.id);
+    this.send({ type: "hello", token: seat?.token, lang });
+  }
+
+  send(message) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  act(action) {
+    this.send({ type: "act", action, version: this.message?.version ?? 0 });
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.clock);
+    this.ws?.close();
+  }
+
+  receive(message) {
+    if (message.type === "state") {
+      this.message = message;
+      this.setBanner("");
+      this.render();
+    } else if (message.type === "error") {
+      if (message.code === "bad_token") {
+        forgetSeat(this.id);
+        this.send({ type: "hello", lang });
+      }
+      if (message.code !== "stale_version") toast(message.message, "error");
+    }
+  }
+
+  setBanner(text) {
+    const banner = document.getElementById("banner");
+    if (banner) banner.textContent = text;
+  }
+
+  async render() {
+    const { view, table } = this.message;
+    if (!view) {
+      this.root.replaceChildren(this.waitingRoom(table));
+      return;
+    }
+    if (!this.renderer) {
+      const load = RENDERERS[table.game];
+      if (!load) {
+        this.root.replaceChildren(h("p.error", {}, table.game));
+        return;
+      }
+      this.renderer = await load();
+    }
+    this.renderer.render(this.root, this.message, {
+      act: (action) => this.act(action),
+      memory: this.memory,
+      tableId: this.id,
+      rerender: () => this.render(),
+    });
+    this.tick();
+  }
+
+  tick() {
+    const deadline = this.message?.table?.turn_deadline;
+    const el = this.root.querySelector(".timer");
+    if (!el) return;
+    if (!deadline) {
+      el.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    el.textContent = t("ui.seconds_left", { n: left });
+  }
+
+  waitingRoom(table) {
+    const you = table.you;
+    const link = `${location.origin}/t/${table.id}`;
+    const linkInput = h("input.link", { value: link, readonly: true, "aria-label": t("ui.invite_link") });
+    const copy = h("button", {
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          toast(t("ui.copied"));
+        } catch {
+          linkInput.select();
+        }
+      },
+    }, t("ui.copy"));
+    const seats = table.seats.map((seat, i) => {
+      let who;
+      if (seat.kind === "open") {
+        who = you === null
+          ? h("button", { onclick: () => join(table, this.navigate, i).then(() => this.reconnect()) }, t("lobby.join"))
+          : h("span.muted", {}, t("lobby.seat_free"));
+      } else {
+        who = h("span", {}, seat.name, seat.kind === "bot" ? ` (${t("ui.bot")})` : "", i === you ? ` — ${t("ui.you")}` : "");
+      }
+      return h("li", {}, h("span.seat-no", {}, t("lobby.seat_n", { n: i + 1 })), " ", who);
+    });
+    return h("section.panel.waiting", {},
+      h("h2", {}, table.titles?.[lang] || table.game, " — ", t("status.waiting")),
+      h("p", {}, t("ui.invite")),
+      h("div.row", {}, linkInput, copy),
+      h("ol.seats", {}, seats),
+      you !== null ? h("button.primary", { onclick: () => this.send({ type: "start" }) }, t("ui.start_now")) : h("p.muted", {}, t("ui.spectating")),
+      h("p#banner.muted"));
+  }
+
+  reconnect() {
+    this.hello();
+  }
+}

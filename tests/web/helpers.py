@@ -1,0 +1,53 @@
+"""Helpers of the web app's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+#: Four seats: the human at 0, three bots.
+WITH_BOTS = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot", "level": "random"}]
+
+AppFactory = Callable[..., Starlette]
+
+
+def new_table(
+    client: TestClient, seats: list[dict[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
+    body = {"game": "slobberhannes", "name": "Ann", "seats": seats or WITH_BOTS, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def next_state(ws: Any, *, skip_errors: bool = False) -> dict[str, Any]:
+    """The next ``state`` message (errors fail the test unless skipped)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "state":
+            return message
+        if not skip_errors:
+            raise AssertionError(f"expected a state, got {message}")
+
+
+def until_my_turn(ws: Any, seat: int, limit: int = 400) -> dict[str, Any]:
+    """Read states until ``seat`` is to move (or the match is over)."""
+    for _ in range(limit):
+        message = next_state(ws)
+        view = message["view"]
+        if view is not None and (view["over"] or view["to_move"] == seat):
+            return message
+    raise AssertionError("the turn never came")
+
+
+def next_error(ws: Any) -> dict[str, Any]:
+    """The next ``error`` message, skipping states."""
+    for _ in range(400):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "error":
+            return message
+    raise AssertionError("no error came")

@@ -1,0 +1,304 @@
+"""Tables over the WebSocket, in process: play, refusals, seats, spectators, restarts."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from .helpers import AppFactory, new_table, next_error, next_state, until_my_turn
+
+TWO_HUMANS = [{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+
+
+def hello(ws: Any, token: str | None = None, lang: str = "en") -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token, "lang": lang})
+    return next_state(ws)
+
+
+def test_a_whole_deal_against_three_bots(client: TestClient) -> None:
+    created = new_table(client)
+    assert created["table"]["status"] == "playing"
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws, created["token"])
+        assert state["table"]["you"] == 0
+        played = 0
+        while True:
+            state = until_my_turn(ws, 0)
+            view = state["view"]
+            if view["deal_number"] > 1 or view["over"]:
+                break
+            assert view["legal"] and set(view["legal"]) <= set(view["hand"])
+            ws.send_json({"type": "act", "action": view["legal"][-1], "version": state["version"]})
+            played += 1
+        assert played == 8
+        finished = view["deals"][0]
+        assert len(finished["tricks"]) == 8
+        assert sum(finished["points"]) >= 3
+        assert view["totals"] == finished["points"]
+        assert state["version"] >= 32
+
+
+def test_stale_versions_are_refused(client: TestClient) -> None:
+    created = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = until_my_turn(ws, 0) if hello(ws, created["token"]) else None
+        assert state is not None
+        view = state["view"]
+        ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"] - 1})
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "stale_version"
+        assert error["version"] == state["version"]
+        resent = next_state(ws)
+        assert resent["version"] == state["version"]
+        assert resent["view"]["hand"] == view["hand"]
+        ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"]})
+        after = next_state(ws)
+        assert after["version"] == state["version"] + 1
+
+
+def test_a_wrong_token_is_refused_and_seats_nothing(client: TestClient) -> None:
+    created = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        ws.send_json({"type": "hello", "token": "not-the-token", "lang": "de"})
+        error = ws.receive_json()
+        assert error == {
+            "type": "error",
+            "code": "bad_token",
+            "message": "Dieses Platz-Token gilt an diesem Tisch nicht.",
+        }
+        ws.send_json({"type": "act", "action": "QC", "version": 0})
+        assert ws.receive_json()["code"] == "hello_first"
+        state = hello(ws, created["token"])
+        assert state["table"]["you"] == 0
+
+
+def test_a_reconnection_resumes_the_seat(client: TestClient) -> None:
+    created = new_table(client)
+    url = f"/ws/tables/{created['id']}"
+    with client.websocket_connect(url) as ws:
+        hello(ws, created["token"])
+        state = until_my_turn(ws, 0)
+        ws.send_json({"type": "act", "action": state["view"]["legal"][0], "version": state["version"]})
+        first = until_my_turn(ws, 0)
+    with client.websocket_connect(url) as again:
+        resumed = hello(again, created["token"])
+        assert resumed["table"]["you"] == 0
+        assert resumed["version"] == first["version"]
+        assert resumed["view"]["hand"] == first["view"]["hand"]
+        assert resumed["view"]["legal"] == first["view"]["legal"]
+        # A second tab of the same seat sees the same and may act.
+        with client.websocket_connect(url) as tab:
+            assert hello(tab, created["token"])["view"]["hand"] == first["view"]["hand"]
+            tab.send_json(
+                {"type": "act", "action": first["view"]["legal"][0], "version": first["version"]}
+            )
+            assert next_state(tab)["version"] == first["version"] + 1
+
+
+def test_spectators_see_no_hand_and_cannot_act(client: TestClient) -> None:
+    created = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws)
+        view = state["view"]
+        assert state["table"]["you"] is None
+        assert view["seat"] is None and view["hand"] is None and view["legal"] == []
+        assert view["hand_sizes"] == [8, 8, 8, 8]
+        ws.send_json({"type": "act", "action": "QC", "version": state["version"]})
+        error = next_error(ws)
+        assert error["code"] == "not_seated"
+
+
+def test_bad_messages_get_clear_errors(client: TestClient) -> None:
+    created = new_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        ws.send_text("{not json")
+        error = ws.receive_json()
+        assert error["code"] == "bad_json" and "JSON" in error["message"]
+        ws.send_text("[1, 2]")
+        assert ws.receive_json()["code"] == "bad_message"
+        ws.send_json({"type": "shout"})
+        error = ws.receive_json()
+        assert error["code"] == "unknown_type" and "hello" in error["message"]
+        ws.send_json({"type": "act", "action": "QC"})
+        assert ws.receive_json()["code"] == "bad_message"
+        ws.send_text("x" * 5000)
+        assert ws.receive_json()["code"] == "too_large"
+        ws.send_json({"type": "ping", "t": 12})
+        assert ws.receive_json() == {"type": "pong", "t": 12}
+        # The connection still works after all that.
+        assert hello(ws, created["token"])["table"]["you"] == 0
+
+
+def test_refused_actions_carry_the_rule_and_a_translated_message(client: TestClient) -> None:
+    created = new_table(client, seats=TWO_HUMANS)
+    joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
+    url = f"/ws/tables/{created['id']}"
+    with client.websocket_connect(url) as ann, client.websocket_connect(url) as bob:
+        hello(ann, created["token"], lang="de")
+        state = hello(bob, joined["token"], lang="ru")
+        # Bots play at once; wait until one of the two people is to move.
+        while state["view"]["to_move"] not in (0, 1):
+            state = next_state(bob)
+        mover, idle = (ann, bob) if state["view"]["to_move"] == 0 else (bob, ann)
+        idle_lang = "ru" if idle is bob else "de"
+        idle_state = next_state(idle)
+        while idle_state["version"] != state["version"]:
+            idle_state = next_state(idle)
+        idle.send_json(
+            {"type": "act", "action": idle_state["view"]["hand"][0], "version": state["version"]}
+        )
+        error = next_error(idle)
+        assert error["code"] == "not_your_turn"
+        expected = {"de": "du bist nicht an der Reihe", "ru": "сейчас не ваш ход"}[idle_lang]
+        assert error["message"] == expected
+        mover_state = next_state(mover)
+        while mover_state["version"] != state["version"]:
+            mover_state = next_state(mover)
+        hand = mover_state["view"]["hand"]
+        mover.send_json({"type": "act", "action": "ZZ", "version": state["version"]})
+        assert next_error(mover)["code"] == "bad_notation"
+        missing = next(c for c in ("AC", "KC", "QC", "JC", "AS") if c not in hand)
+        mover.send_json({"type": "act", "action": missing, "version": state["version"]})
+        error = next_error(mover)
+        assert error["code"] == "not_in_hand" and error["version"] == state["version"]
+        assert client.get(f"/api/tables/{created['id']}").json()["table"]["version"] == state[
+            "version"
+        ]
+
+
+def test_must_follow_suit_is_refused(client: TestClient) -> None:
+    # Play until the human holds a card that does not follow; then try it.
+    for _ in range(20):
+        created = new_table(client)
+        with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            hello(ws, created["token"], lang="de")
+            for _ in range(8):
+                state = until_my_turn(ws, 0)
+                view = state["view"]
+                if view["deal_number"] > 1:
+                    break
+                illegal = [c for c in view["hand"] if c not in view["legal"]]
+                if illegal:
+                    ws.send_json({"type": "act", "action": illegal[0], "version": state["version"]})
+                    error = next_error(ws)
+                    assert error["code"] == "must_follow_suit"
+                    assert "bedienen" in error["message"]
+                    return
+                ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"]})
+    raise AssertionError("never held a card that could not follow")
+
+
+def test_start_fills_open_seats_with_bots(client: TestClient) -> None:
+    created = new_table(client, seats=[{"kind": "you"}, {"kind": "open"}, {"kind": "open"}])
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws, created["token"])
+        assert state["view"] is None and state["table"]["status"] == "waiting"
+        ws.send_json({"type": "act", "action": "QC", "version": 0})
+        assert next_error(ws)["code"] == "not_started"
+        ws.send_json({"type": "start"})
+        state = next_state(ws)
+        assert state["table"]["status"] == "playing"
+        assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot", "bot"]
+        assert len(state["view"]["hand"]) == 10
+        ws.send_json({"type": "start"})
+        assert next_error(ws)["code"] == "table_started"
+
+
+def test_unknown_table(client: TestClient) -> None:
+    with client.websocket_connect("/ws/tables/nothing") as ws:
+        error = ws.receive_json()
+        assert error["code"] == "no_such_table"
+
+
+def test_a_restart_resumes_every_unfinished_table(make_app: AppFactory) -> None:
+    with TestClient(make_app()) as client:
+        created = new_table(client, seats=TWO_HUMANS)
+        joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
+        waiting = new_table(client, seats=[{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}])
+        url = f"/ws/tables/{created['id']}"
+        with client.websocket_connect(url) as ann, client.websocket_connect(url) as bob:
+            hello(ann, created["token"])
+            hello(bob, joined["token"])
+            socket = {0: ann, 1: bob}
+            for _ in range(12):  # a dozen moves by the people, bots in between
+                summary = client.get(f"/api/tables/{created['id']}").json()["table"]
+                state = until_my_turn(socket[0], 0) if False else None
+                seat = _to_move(client, created["id"])
+                state = until_my_turn(socket[seat], seat)
+                socket[seat].send_json(
+                    {"type": "act", "action": state["view"]["legal"][0], "version": state["version"]}
+                )
+                next_state(socket[seat])
+            seat = _to_move(client, created["id"])
+            before = until_my_turn(socket[seat], seat)
+            assert summary["status"] == "playing"
+    # A new server on the same database: the tables are back, exactly as they were.
+    with TestClient(make_app()) as client:
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[created["id"]]["status"] == "playing"
+        assert listed[waiting["id"]]["status"] == "waiting"
+        token = created["token"] if seat == 0 else joined["token"]
+        with client.websocket_connect(url) as ws:
+            after = hello(ws, token)
+            assert after["version"] == before["version"]
+            assert after["view"] == before["view"]
+            ws.send_json(
+                {"type": "act", "action": after["view"]["legal"][0], "version": after["version"]}
+            )
+            assert next_state(ws)["version"] == after["version"] + 1
+        assert client.get(f"/api/tables/{waiting['id']}/record").status_code == 409
+
+
+def _to_move(client: TestClient, table_id: str) -> int:
+    """The person (seat 0 or 1) to move next, once the bots have played."""
+    for _ in range(200):
+        summary = client.get(f"/api/tables/{table_id}").json()["table"]
+        record = client.get(f"/api/tables/{table_id}/record")
+        assert record.status_code == 200
+        with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+            view = hello(spectator)["view"]
+        if view["to_move"] in (0, 1):
+            return int(view["to_move"])
+        time.sleep(0.01)
+    raise AssertionError(f"no person to move at {summary}")
+
+
+def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
+    with TestClient(make_app(grace=0.2)) as client:
+        created = new_table(client)
+        table_id = created["id"]
+        deadline = time.monotonic() + 10
+        # Nobody connects: after the grace time a bot plays seat 0 too.
+        while time.monotonic() < deadline:
+            table = client.get(f"/api/tables/{table_id}").json()["table"]
+            if table["version"] >= 40:
+                break
+            time.sleep(0.05)
+        assert table["version"] >= 40
+        assert table["seats"][0]["bot_playing"] is True
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            state = hello(ws, created["token"])
+            assert state["table"]["seats"][0]["bot_playing"] is False
+            state = until_my_turn(ws, 0)
+            # Back at the table: the bot leaves the turn to the person.
+            time.sleep(0.4)
+            assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == state[
+                "version"
+            ]
+
+
+def test_an_expired_turn_timer_plays_for_the_person(make_app: AppFactory) -> None:
+    app = make_app()
+    with TestClient(app) as client:
+        created = new_table(client, turn_seconds=5)
+        table = app.state.manager.get(created["id"])
+        table.settings["turn_seconds"] = 0.3  # the API's minimum is 5 s; tests are quicker
+        with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            state = hello(ws, created["token"])
+            state = until_my_turn(ws, 0)
+            assert state["table"]["turn_deadline"] is not None
+            after = next_state(ws)  # nobody acts: the timer plays a card for seat 0
+            assert after["version"] == state["version"] + 1
+            assert len(after["view"]["hand"]) == len(state["view"]["hand"]) - 1
