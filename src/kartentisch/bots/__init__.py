@@ -43,7 +43,8 @@ class RandomBot:
 
 #: Bot levels by game, weakest first.
 LEVELS: dict[str, tuple[str, ...]] = {
-    "slobberhannes": ("random", "heuristic"),
+    "slobberhannes": ("random", "heuristic", "strong"),
+    "doppelkopf": ("random", "heuristic"),
     "slapjack": ("easy", "normal", "hard"),
     "irish-snap": ("easy", "normal", "hard"),
 }
@@ -68,8 +69,16 @@ def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> 
         return ReactionBot(level, seed)
     if level == "random":
         return RandomBot(seed)
+    if game == "slobberhannes" and level == "strong":
+        from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
+
+        return StrongSlobberhannesBot(seed)
     if game == "slobberhannes":
         from kartentisch.bots.slobberhannes import HeuristicSlobberhannesBot
 
         return HeuristicSlobberhannesBot(seed)
+    if game == "doppelkopf":
+        from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
+
+        return HeuristicDoppelkopfBot(seed)
     raise KartentischError(f"bot level {level!r} is not available for {game}")

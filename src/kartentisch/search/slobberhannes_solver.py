@@ -26,13 +26,14 @@ costs a chip; the solver assumes players follow suit).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final
 
 from kartentisch.cards import CARDS, Card
 from kartentisch.games.slobberhannes.deal import QUEEN_OF_CLUBS, SlobberhannesDeal
 
-__all__ = ["SolveResult", "solve", "solve_moves"]
+__all__ = ["Position", "SolveResult", "solve", "solve_moves"]
 
 
 def _bit(card: Card) -> int:
@@ -212,35 +213,75 @@ class _Solver:
         )
 
 
-def _setup(deal: SlobberhannesDeal) -> tuple[_Solver, list[int], dict[str, int]]:
-    options = deal.options
-    solver = _Solver(options.players, options.hand_size, options.all_three_bonus)
-    obs_hands = [deal.hand(s) for s in range(options.players)]
-    hands = [sum(_BIT[c] for c in h) for h in obs_hands]
-    first = queen = -1
-    for event in deal.penalties():
-        if event.reason == "first_trick":
-            first = event.seat
-        elif event.reason == "queen_of_clubs":
-            queen = event.seat
-    trick = deal.observation(0).trick
-    ledmask = bestbit = trickbits = 0
-    winner = -1
-    if trick.cards:
-        ledmask = _SUIT_MASK[trick.cards[0].suit]
-        bestbit = -1
-        for seat, card in zip(trick.seats, trick.cards, strict=True):
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A Slobberhannes position with every hand known (a real or a sampled one).
+
+    ``trick`` holds the (seat, card) plays of the unfinished trick;
+    ``first_taker`` and ``queen_taker`` are the seats charged so far for the
+    first trick and the Q♣ (-1 when not yet), which the all-three bonus needs.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    to_move: int
+    trick: tuple[tuple[int, Card], ...]
+    trick_no: int
+    tricks: int
+    first_taker: int = -1
+    queen_taker: int = -1
+    bonus: bool = True
+
+    @classmethod
+    def of(cls, deal: SlobberhannesDeal) -> Position:
+        seat = deal.to_move
+        if seat is None:
+            raise ValueError("the deal is over: there is no position to solve")
+        first = queen = -1
+        for event in deal.penalties():
+            if event.reason == "first_trick":
+                first = event.seat
+            elif event.reason == "queen_of_clubs":
+                queen = event.seat
+        trick = deal.observation(seat).trick
+        return cls(
+            hands=tuple(deal.hand(s) for s in range(deal.num_seats)),
+            to_move=seat,
+            trick=tuple(zip(trick.seats, trick.cards, strict=True)),
+            trick_no=deal.trick_number,
+            tricks=deal.options.hand_size,
+            first_taker=first,
+            queen_taker=queen,
+            bonus=deal.options.all_three_bonus,
+        )
+
+    def following(self) -> list[Card]:
+        """The cards the mover may play without revoking."""
+        hand = self.hands[self.to_move]
+        if not self.trick:
+            return list(hand)
+        led = self.trick[0][1].suit
+        return [c for c in hand if c.suit == led] or list(hand)
+
+
+def _setup(position: Position) -> tuple[_Solver, list[int], dict[str, int]]:
+    solver = _Solver(len(position.hands), position.tricks, position.bonus)
+    hands = [sum(_BIT[c] for c in h) for h in position.hands]
+    ledmask = trickbits = 0
+    bestbit = winner = -1
+    if position.trick:
+        ledmask = _SUIT_MASK[position.trick[0][1].suit]
+        for seat, card in position.trick:
             b = _BIT[card]
             trickbits |= b
             if b & ledmask and b > bestbit:
                 bestbit, winner = b, seat
     state = {
-        "trick_no": deal.trick_number,
-        "first": first,
-        "queen": queen,
-        "pos": len(trick.cards),
+        "trick_no": position.trick_no,
+        "first": position.first_taker,
+        "queen": position.queen_taker,
+        "pos": len(position.trick),
         "ledmask": ledmask,
-        "bestbit": bestbit if trick.cards else -1,
+        "bestbit": bestbit,
         "trickbits": trickbits,
         "winner": winner,
         "remaining": trickbits | sum(hands),
@@ -248,6 +289,7 @@ def _setup(deal: SlobberhannesDeal) -> tuple[_Solver, list[int], dict[str, int]]
     return solver, hands, state
 
 
+@functools.cache
 def _compress_table() -> list[int]:
     """``table[rest << 8 | held]``: ``held`` renumbered by rank among ``rest``."""
     table = [0] * (1 << 16)
@@ -264,9 +306,6 @@ def _compress_table() -> list[int]:
     return table
 
 
-_COMPRESS: Final = _compress_table()
-
-
 def _normalise(hands: list[int], remaining: int) -> list[int]:
     """Hands with every suit renumbered by rank among the cards still out.
 
@@ -274,12 +313,13 @@ def _normalise(hands: list[int], remaining: int) -> list[int]:
     which cards have gone are the same position. Clubs are kept as they are
     while the Q♣ is out: that card is not like the others.
     """
+    compress = _compress_table()
     out = []
     keep_clubs = remaining & _QC
     for h in hands:
-        key = h & 0xFF if keep_clubs else _COMPRESS[(remaining & 0xFF) << 8 | (h & 0xFF)]
+        key = h & 0xFF if keep_clubs else compress[(remaining & 0xFF) << 8 | (h & 0xFF)]
         for shift in (8, 16, 24):
-            key |= _COMPRESS[((remaining >> shift) & 0xFF) << 8 | ((h >> shift) & 0xFF)] << shift
+            key |= compress[((remaining >> shift) & 0xFF) << 8 | ((h >> shift) & 0xFF)] << shift
         out.append(key)
     return out
 
@@ -288,25 +328,32 @@ def _unpack(value: int, players: int) -> tuple[int, ...]:
     return tuple((value >> (3 * p)) & 7 for p in range(players))
 
 
-def solve_moves(deal: SlobberhannesDeal) -> dict[Card, tuple[int, ...]]:
+def solve_moves(position: Position | SlobberhannesDeal) -> dict[Card, tuple[int, ...]]:
     """The max^n value (further penalties per seat) of every following card of the mover."""
-    seat = deal.to_move
-    if seat is None:
-        return {}
-    solver, hands, state = _setup(deal)
+    if isinstance(position, SlobberhannesDeal):
+        if position.is_over:
+            return {}
+        position = Position.of(position)
+    solver, hands, state = _setup(position)
+    seat = position.to_move
     return {
         card: _unpack(solver.value_after(hands, state, seat, _BIT[card]), solver.n)
-        for card in deal.following_actions()
+        for card in position.following()
     }
 
 
-def solve(deal: SlobberhannesDeal) -> SolveResult:
-    """Solve ``deal`` from its current position (any point of a trick)."""
-    paid = deal.points()
-    seat = deal.to_move
-    if seat is None:
-        return SolveResult((0,) * len(paid), paid, None, 0)
-    solver, hands, state = _setup(deal)
+def solve(deal: SlobberhannesDeal | Position) -> SolveResult:
+    """Solve a deal (or a position) from where it stands, at any point of a trick."""
+    if isinstance(deal, SlobberhannesDeal):
+        paid = deal.points()
+        if deal.is_over:
+            return SolveResult((0,) * len(paid), paid, None, 0)
+        position = Position.of(deal)
+    else:
+        position = deal
+        paid = (0,) * len(position.hands)
+    solver, hands, state = _setup(position)
+    seat = position.to_move
     best_card: Card | None = None
     best_value = -1
     best_own = 99
