@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from kartentisch import __version__
+from kartentisch.cli.simulate import add_simulate_parser
 from kartentisch.errors import KartentischError
 from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES
@@ -116,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     rules.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
     rules.set_defaults(func=cmd_rules)
+
+    add_simulate_parser(commands)
 
     serve = commands.add_parser("serve", help="run the web app (play in the browser)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")

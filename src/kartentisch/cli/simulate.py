@@ -1,0 +1,109 @@
+"""``kartentisch simulate``: duplicate tournaments between bots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from kartentisch.errors import KartentischError
+from kartentisch.tournament import RUNNERS, run_tournament
+
+__all__ = ["add_simulate_parser"]
+
+
+def add_simulate_parser(commands: Any) -> None:
+    sim = commands.add_parser(
+        "simulate",
+        help="a duplicate tournament between bots",
+        description="Each deal is played once per rotation of the bots through the seats, "
+        "so the luck of the cards cancels. Prints mean points per deal with 95%% intervals.",
+    )
+    sim.add_argument("game", help=f"one of: {', '.join(RUNNERS)}")
+    sim.add_argument(
+        "--bots",
+        required=True,
+        help="one bot level per seat, comma-separated, e.g. strong,heuristic,heuristic,heuristic",
+    )
+    sim.add_argument("--deals", type=int, default=100, help="number of deals (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    sim.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes; 0 uses every core (default 1)",
+    )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option (JSON value), e.g. --option revokes='\"penalty\"'",
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=cmd_simulate)
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise KartentischError(f"--option needs NAME=VALUE, not {pair!r}")
+        try:
+            out[name] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name] = value
+    return out
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    game = args.game.strip().lower()
+    console = Console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    ) as progress:
+        task = progress.add_task(f"{game} deals", total=args.deals)
+        result = run_tournament(
+            game,
+            bots,
+            deals=args.deals,
+            seed=args.seed,
+            options=_options(args.option),
+            jobs=jobs,
+            progress=lambda done: progress.advance(task, done),
+        )
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    better = "lower is better" if result.lower_is_better else "higher is better"
+    table = Table(
+        title=f"{result.game}: {result.deals} duplicate deals, seed {result.seed} ({better})"
+    )
+    table.add_column("bot")
+    table.add_column("seats", justify="right")
+    table.add_column("mean points / deal", justify="right")
+    table.add_column("95% interval", justify="right")
+    for row in result.rows:
+        table.add_row(
+            row.bot,
+            str(row.seats),
+            f"{row.mean:.3f}",
+            f"{row.mean - row.ci95:.3f} … {row.mean + row.ci95:.3f}",
+        )
+    Console().print(table)
+    return 0

@@ -1,0 +1,194 @@
+"""Duplicate tournaments between bots.
+
+Each deal is played once per rotation: in rotation ``r`` the bot listed at
+position ``i`` sits at seat ``(i + r) mod n``, so every bot plays every hand of
+the same deal and the luck of the cards cancels. Every random choice derives
+from the tournament seed, the deal number, the rotation and the seat, so the
+results do not depend on how the deals are spread over processes.
+
+>>> result = run_tournament("slobberhannes", ["heuristic", "random", "random", "random"],
+...                         deals=4, seed=1)
+>>> [row.bot for row in result.rows], result.deals
+(['heuristic', 'random'], 4)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from kartentisch.bots import LEVELS, Bot, make_bot
+from kartentisch.errors import KartentischError
+
+__all__ = ["BotResult", "TournamentResult", "play_duplicate_deal", "run_tournament"]
+
+#: Plays one deal: (deal seed, dealer, bots by seat, options) → points by seat.
+DealRunner = Callable[[int, int, Sequence[Bot], dict[str, Any]], tuple[float, ...]]
+
+
+def _slobberhannes_deal(
+    seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
+) -> tuple[float, ...]:
+    from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+
+    deal = SlobberhannesDeal.from_seed(seed, dealer=dealer, options=options)
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)))
+    return tuple(float(p) for p in deal.points())
+
+
+#: Games with a deal runner, and whether lower points are better.
+RUNNERS: dict[str, tuple[DealRunner, bool]] = {
+    "slobberhannes": (_slobberhannes_deal, True),
+}
+
+
+def _seed(*parts: int) -> int:
+    """A seed derived from several integers, stable across processes and runs."""
+    value = 0x9E3779B97F4A7C15
+    for part in parts:
+        value = (value ^ (part & 0xFFFFFFFFFFFFFFFF)) * 0x100000001B3 & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def play_duplicate_deal(
+    game: str, levels: Sequence[str], seed: int, number: int, options: dict[str, Any]
+) -> list[list[float]]:
+    """Play deal ``number`` in every rotation; points[bot position][rotation]."""
+    runner, _ = RUNNERS[game]
+    n = len(levels)
+    deal_seed = _seed(seed, number)
+    dealer = random.Random(deal_seed).randrange(n)
+    points = [[0.0] * n for _ in range(n)]
+    for rotation in range(n):
+        seat_of = [(i + rotation) % n for i in range(n)]
+        bots: list[Bot] = [None] * n  # type: ignore[list-item]
+        for i, level in enumerate(levels):
+            bots[seat_of[i]] = make_bot(game, level, _seed(seed, number, rotation, i))
+        by_seat = runner(deal_seed, dealer, bots, options)
+        for i in range(n):
+            points[i][rotation] = by_seat[seat_of[i]]
+    return points
+
+
+def _play_chunk(
+    args: tuple[str, Sequence[str], int, Sequence[int], dict[str, Any]],
+) -> list[list[list[float]]]:
+    game, levels, seed, numbers, options = args
+    return [play_duplicate_deal(game, levels, seed, k, options) for k in numbers]
+
+
+@dataclass(frozen=True, slots=True)
+class BotResult:
+    """Mean points per deal of one kind of bot, with a 95% confidence interval."""
+
+    bot: str
+    seats: int
+    mean: float
+    ci95: float
+    samples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "seats": self.seats,
+            "mean": self.mean,
+            "ci95": self.ci95,
+            "low": self.mean - self.ci95,
+            "high": self.mean + self.ci95,
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    game: str
+    bots: tuple[str, ...]
+    deals: int
+    seed: int
+    lower_is_better: bool
+    rows: tuple[BotResult, ...]
+
+    def row(self, bot: str) -> BotResult:
+        for row in self.rows:
+            if row.bot == bot:
+                return row
+        raise KeyError(bot)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "bots": list(self.bots),
+            "deals": self.deals,
+            "seed": self.seed,
+            "format": "duplicate",
+            "lower_is_better": self.lower_is_better,
+            "results": [r.to_dict() for r in self.rows],
+        }
+
+
+def _summarise(
+    game: str, levels: Sequence[str], seed: int, per_deal: list[list[list[float]]]
+) -> TournamentResult:
+    rows = []
+    for kind in dict.fromkeys(levels):
+        positions = [i for i, level in enumerate(levels) if level == kind]
+        # One sample per deal: this kind's mean points per hand played.
+        samples = [statistics.fmean(p for i in positions for p in deal[i]) for deal in per_deal]
+        mean = statistics.fmean(samples)
+        sd = statistics.stdev(samples) if len(samples) > 1 else 0.0
+        rows.append(
+            BotResult(kind, len(positions), mean, 1.96 * sd / math.sqrt(len(samples)), len(samples))
+        )
+    return TournamentResult(game, tuple(levels), len(per_deal), seed, RUNNERS[game][1], tuple(rows))
+
+
+def run_tournament(
+    game: str,
+    bots: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play ``deals`` duplicate deals between ``bots`` (one level per seat)."""
+    if game not in RUNNERS:
+        raise KartentischError(f"tournaments are available for {', '.join(RUNNERS)}, not {game!r}")
+    for level in bots:
+        if level not in LEVELS.get(game, ()):
+            raise KartentischError(
+                f"unknown bot level {level!r} for {game}: choose from {', '.join(LEVELS[game])}"
+            )
+    if deals < 1:
+        raise KartentischError("a tournament needs at least one deal")
+    opts = dict(options or {})
+    opts.setdefault("players", len(bots))
+    chunks = _chunks(range(deals), max(1, min(50, deals // max(1, jobs * 4))))
+    per_deal: list[list[list[float]]] = []
+    work = [(game, tuple(bots), seed, chunk, opts) for chunk in chunks]
+    if jobs <= 1:
+        results: Iterable[list[list[list[float]]]] = map(_play_chunk, work)
+        for result in results:
+            per_deal.extend(result)
+            if progress:
+                progress(len(result))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_play_chunk, work):
+                per_deal.extend(result)
+                if progress:
+                    progress(len(result))
+    return _summarise(game, bots, seed, per_deal)
+
+
+def _chunks(numbers: range, size: int) -> list[list[int]]:
+    return [list(numbers[i : i + size]) for i in range(0, len(numbers), size)]
