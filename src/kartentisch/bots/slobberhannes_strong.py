@@ -32,9 +32,9 @@ class StrongSlobberhannesBot:
         self,
         seed: int | random.Random | None = None,
         *,
-        samples: int = 40,
+        samples: int = 60,
         min_samples: int = 6,
-        time_budget: float = 0.6,
+        time_budget: float = 0.5,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)

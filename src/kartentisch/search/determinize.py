@@ -42,8 +42,7 @@ class InfoSet:
         self.others = [s for s in range(obs.players) if s != obs.seat]
         # Most constrained cards first: those fewest seats may hold.
         self.allowed = {
-            card: [s for s in self.others if card.suit not in self.voids[s]]
-            for card in self.unseen
+            card: [s for s in self.others if card.suit not in self.voids[s]] for card in self.unseen
         }
 
     def sample_hands(self, rng: random.Random) -> tuple[tuple[Card, ...], ...]:

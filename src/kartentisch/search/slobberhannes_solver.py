@@ -27,13 +27,21 @@ costs a chip; the solver assumes players follow suit).
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from typing import Final
 
 from kartentisch.cards import CARDS, Card
 from kartentisch.games.slobberhannes.deal import QUEEN_OF_CLUBS, SlobberhannesDeal
 
-__all__ = ["Position", "SolveResult", "solve", "solve_moves"]
+try:
+    from kartentisch.search import _maxn
+
+    _HAVE_MAXN = True
+except ImportError:  # pragma: no cover - the extension is optional
+    _HAVE_MAXN = False
+
+__all__ = ["Position", "SolveResult", "compiled", "solve", "solve_moves"]
 
 
 def _bit(card: Card) -> int:
@@ -328,6 +336,33 @@ def _unpack(value: int, players: int) -> tuple[int, ...]:
     return tuple((value >> (3 * p)) & 7 for p in range(players))
 
 
+def _compiled_values(
+    position: Position,
+    solver: _Solver,
+    hands: list[int],
+    state: dict[str, int],
+    moves: list[int],
+    *,
+    stop_at_zero: bool,
+) -> tuple[list[int], int]:
+    return _maxn.solve(
+        hands,
+        position.tricks,
+        int(position.bonus),
+        state["trick_no"],
+        state["first"],
+        state["queen"],
+        state["pos"],
+        position.to_move,
+        state["ledmask"],
+        max(state["bestbit"], 0),
+        state["trickbits"],
+        state["winner"],
+        moves,
+        stop_at_zero,
+    )
+
+
 def solve_moves(position: Position | SlobberhannesDeal) -> dict[Card, tuple[int, ...]]:
     """The max^n value (further penalties per seat) of every following card of the mover."""
     if isinstance(position, SlobberhannesDeal):
@@ -336,10 +371,14 @@ def solve_moves(position: Position | SlobberhannesDeal) -> dict[Card, tuple[int,
         position = Position.of(position)
     solver, hands, state = _setup(position)
     seat = position.to_move
-    return {
-        card: _unpack(solver.value_after(hands, state, seat, _BIT[card]), solver.n)
-        for card in position.following()
-    }
+    cards = position.following()
+    if compiled():
+        values, _ = _compiled_values(
+            position, solver, hands, state, [_BIT[c] for c in cards], stop_at_zero=False
+        )
+    else:
+        values = [solver.value_after(hands, state, seat, _BIT[c]) for c in cards]
+    return {card: _unpack(v, solver.n) for card, v in zip(cards, values, strict=True)}
 
 
 def solve(deal: SlobberhannesDeal | Position) -> SolveResult:
@@ -354,16 +393,22 @@ def solve(deal: SlobberhannesDeal | Position) -> SolveResult:
         paid = (0,) * len(position.hands)
     solver, hands, state = _setup(position)
     seat = position.to_move
-    best_card: Card | None = None
-    best_value = -1
-    best_own = 99
-    for b in solver.moves(hands[seat], state["ledmask"], state["remaining"]):
-        value = solver.value_after(hands, state, seat, b)
-        own = (value >> solver.shift[seat]) & 7
-        if own < best_own:
-            best_card, best_value, best_own = _CARD_OF[b], value, own
-            if own == 0:
+    moves = solver.moves(hands[seat], state["ledmask"], state["remaining"])
+    if compiled():
+        values, nodes = _compiled_values(position, solver, hands, state, moves, stop_at_zero=True)
+    else:
+        values = []
+        for b in moves:
+            values.append(solver.value_after(hands, state, seat, b))
+            if (values[-1] >> solver.shift[seat]) & 7 == 0:
                 break
-    values = _unpack(best_value, solver.n)
-    totals = tuple(p + v for p, v in zip(paid, values, strict=True))
-    return SolveResult(values, totals, best_card, solver.nodes)
+        nodes = solver.nodes
+    best = min(range(len(values)), key=lambda i: ((values[i] >> solver.shift[seat]) & 7, i))
+    result = _unpack(values[best], solver.n)
+    totals = tuple(p + v for p, v in zip(paid, result, strict=True))
+    return SolveResult(result, totals, _CARD_OF[moves[best]], nodes)
+
+
+def compiled() -> bool:
+    """Whether the compiled solver is used (set KARTENTISCH_PURE_PYTHON=1 to refuse it)."""
+    return _HAVE_MAXN and not os.environ.get("KARTENTISCH_PURE_PYTHON")
