@@ -151,6 +151,21 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
         "ru": "Тянем карты: {cards}. Первым ходит {who}.",
     },
     "team": {"en": "Side", "de": "Partei", "ru": "Команда"},
+    "hint": {
+        "en": "Hint: {card} — {reason}",
+        "de": "Tipp: {card} — {reason}",
+        "ru": "Подсказка: {card} — {reason}",
+    },
+    "hint_reason": {
+        "en": "expected penalty {value} (next best {other}: {other_value})",
+        "de": "erwartete Strafe {value} (nächstbeste {other}: {other_value})",
+        "ru": "ожидаемый ремиз {value} (следующая {other}: {other_value})",
+    },
+    "hint_forced": {
+        "en": "the only card you may play",
+        "de": "die einzige spielbare Karte",
+        "ru": "единственная возможная карта",
+    },
 }
 
 

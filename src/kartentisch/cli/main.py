@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from kartentisch import __version__
+from kartentisch.cli.analyze import add_analyze_parser
 from kartentisch.cli.simulate import add_simulate_parser
 from kartentisch.errors import KartentischError
 from kartentisch.games import GAMES, get_game, rules_text
@@ -119,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=cmd_rules)
 
     add_simulate_parser(commands)
+    add_analyze_parser(commands)
 
     serve = commands.add_parser("serve", help="run the web app (play in the browser)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -133,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         default=None,
-        help="where the SQLite file lives (default $KARTENTISCH_DATA or ~/.local/share/kartentisch)",
+        help="the SQLite file's folder (default $KARTENTISCH_DATA or ~/.local/share/kartentisch)",
     )
     serve.add_argument(
         "--bot-delay", type=float, default=0.8, metavar="S", help="seconds a bot waits (0.8)"

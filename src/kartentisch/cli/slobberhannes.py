@@ -53,6 +53,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", choices=LEVELS["slobberhannes"], default="heuristic", help="bot level"
     )
     parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--hint", action="store_true", help="show the strong bot's suggestion on your turn"
+    )
 
 
 def _card_text(card: Card) -> str:
@@ -72,6 +75,7 @@ class TerminalGame:
         console: Console,
         read: Callable[[str], str],
         human: int = 0,
+        hint: bool = False,
     ) -> None:
         self.match = match
         self.bots = bots
@@ -80,6 +84,7 @@ class TerminalGame:
         self.console = console
         self.read = read
         self.human = human
+        self.hint = hint
         # Names are shown inside rich markup: escape what people typed.
         self.names = tuple(escape(name) for name in match.seat_names)
         # Bots' cuts come from their own source, so the deals stay those of the seed.
@@ -174,8 +179,32 @@ class TerminalGame:
         hand = " ".join(_card_text(c) if c in legal else f"[dim]{c.symbol}[/]" for c in obs.hand)
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
 
+    def _hint(self, deal: SlobberhannesDeal) -> None:
+        from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
+
+        obs = deal.observation(self.human)
+        means = StrongSlobberhannesBot(len(deal.actions), samples=30).evaluate(obs)
+        if not means:
+            return
+        ranked = sorted(means.items(), key=lambda item: (item[1], item[0]))
+        best, value = ranked[0]
+        if len(ranked) == 1:
+            reason = t(self.lang, "hint_forced")
+        else:
+            other, other_value = ranked[1]
+            reason = t(
+                self.lang,
+                "hint_reason",
+                value=f"{value:.2f}",
+                other=_card_text(other),
+                other_value=f"{other_value:.2f}",
+            )
+        self.say(t(self.lang, "hint", card=_card_text(best), reason=reason))
+
     def _human_turn(self, deal: SlobberhannesDeal) -> list[Event] | None:
         self._show_table(deal)
+        if self.hint:
+            self._hint(deal)
         while True:
             text = self._ask(t(self.lang, "prompt_card")).strip()
             if text.lower() in ("q", "quit", "exit"):
@@ -287,7 +316,15 @@ def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> 
     if args.save:
         Path(args.save).parent.mkdir(parents=True, exist_ok=True)
     console = Console(highlight=False)
-    return TerminalGame(match, bots, lang, args.save, console, read or _reader(console)).run()
+    return TerminalGame(
+        match,
+        bots,
+        lang,
+        args.save,
+        console,
+        read or _reader(console),
+        hint=bool(getattr(args, "hint", False)),
+    ).run()
 
 
 def _reader(console: Console) -> Callable[[str], str]:

@@ -1,0 +1,123 @@
+"""Game analysis: what each decision cost, with full and with the seat's information.
+
+For every decision of a seat in a Slobberhannes record:
+
+* with **full information** (all hands known) the exact max^n solver values
+  every card the seat could follow with; the cost of the card played is its
+  value minus the best value, in penalty chips for that seat;
+* with **the seat's information** the strong bot's Perfect-Information Monte
+  Carlo evaluation (deals consistent with what the seat had seen, each solved
+  exactly) gives each card's expected penalty; the cost of the card played is
+  its expectation minus the best one.
+
+A decision with one possible card is listed as forced and costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
+from kartentisch.cards import Card
+from kartentisch.errors import KartentischError
+from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+from kartentisch.games.slobberhannes.match import SlobberhannesMatch
+from kartentisch.search.slobberhannes_solver import solve_moves
+
+__all__ = ["Decision", "analyze_slobberhannes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed decision of a seat."""
+
+    deal: int
+    trick: int
+    seat: int
+    played: Card
+    forced: bool
+    full_values: dict[Card, int]
+    full_best: Card
+    full_cost: int
+    expected: dict[Card, float]
+    expected_best: Card
+    expected_cost: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "trick": self.trick,
+            "seat": self.seat,
+            "played": str(self.played),
+            "forced": self.forced,
+            "full_information": {
+                "best": str(self.full_best),
+                "cost": self.full_cost,
+                "values": {str(c): v for c, v in self.full_values.items()},
+            },
+            "seat_information": {
+                "best": str(self.expected_best),
+                "cost": round(self.expected_cost, 4),
+                "expected": {str(c): round(v, 4) for c, v in self.expected.items()},
+            },
+        }
+
+
+def _deals(replayed: SlobberhannesDeal | SlobberhannesMatch) -> list[SlobberhannesDeal]:
+    return [replayed] if isinstance(replayed, SlobberhannesDeal) else list(replayed.deals)
+
+
+def _decisions(
+    deal: SlobberhannesDeal, number: int, seat: int | None, bot: StrongSlobberhannesBot
+) -> Iterator[Decision]:
+    replay = SlobberhannesDeal(
+        deal.initial_hands, dealer=deal.dealer, options=deal.options, seats=deal.seat_names
+    )
+    for card in deal.actions:
+        mover = replay.to_move
+        assert mover is not None
+        if seat is None or mover == seat:
+            following = replay.following_actions()
+            full = {c: v[mover] for c, v in solve_moves(replay).items()}
+            if card not in full:  # a penalised revoke: costs its chip on top
+                full[card] = min(full.values()) + 1
+            full_best = min(following, key=lambda c: (full[c], c))
+            obs = replay.observation(mover)
+            expected = bot.evaluate(obs) if len(following) > 1 else {following[0]: 0.0}
+            if card not in expected:
+                expected[card] = min(expected.values()) + 1.0
+            expected_best = min(following, key=lambda c: (expected[c], c))
+            yield Decision(
+                deal=number,
+                trick=replay.trick_number,
+                seat=mover,
+                played=card,
+                forced=len(following) == 1,
+                full_values=full,
+                full_best=full_best,
+                full_cost=full[card] - full[full_best],
+                expected=expected,
+                expected_best=expected_best,
+                expected_cost=expected[card] - expected[expected_best],
+            )
+        replay.apply(card)
+
+
+def analyze_slobberhannes(
+    replayed: SlobberhannesDeal | SlobberhannesMatch,
+    *,
+    seat: int | None = None,
+    seed: int = 0,
+    samples: int = 40,
+) -> list[Decision]:
+    """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
+    deals = _deals(replayed)
+    if seat is not None and not 0 <= seat < deals[0].num_seats:
+        raise KartentischError(f"no seat {seat}: seats run from 0 to {deals[0].num_seats - 1}")
+    bot = StrongSlobberhannesBot(seed, samples=samples, min_samples=samples, time_budget=60.0)
+    out: list[Decision] = []
+    for number, deal in enumerate(deals, start=1):
+        out.extend(_decisions(deal, number, seat, bot))
+    return out
