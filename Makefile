@@ -1,10 +1,10 @@
-# Quick start: `make run` plays, `make test` runs the whole suite.
+# Quick start: `make run` starts the web app, `make test` runs the whole suite.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run play test lint typecheck unit bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/kartentisch serve
+
+play: $(STAMP)
 	$(BIN)/kartentisch play slobberhannes
 
 lint: $(STAMP)
