@@ -10,7 +10,11 @@ from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 
 
 def hands_with(
-    fixed: dict[int, str], *, options: DoppelkopfOptions | None = None, seed: int = 0, dealer: int = 3
+    fixed: dict[int, str],
+    *,
+    options: DoppelkopfOptions | None = None,
+    seed: int = 0,
+    dealer: int = 3,
 ) -> list[list[Card]]:
     """Hands by seat: the ``fixed`` seats hold the given cards, the rest is dealt from a seed."""
     options = options or DoppelkopfOptions()
@@ -60,5 +64,9 @@ def greedy(deal: DoppelkopfDeal, *, low: Sequence[int] = ()) -> None:
         assert seat is not None
         cards = deal.following_actions() or [a for a in deal.legal_actions() if isinstance(a, Card)]
         power = deal.order.power
-        pick = min(cards, key=lambda c: (power[c], c)) if seat in low else max(cards, key=lambda c: (power[c], -c))
+        pick = (
+            min(cards, key=lambda c: (power[c], c))
+            if seat in low
+            else max(cards, key=lambda c: (power[c], -c))
+        )
         deal.apply(pick)

@@ -175,31 +175,48 @@ def test_solo_scores_three_times() -> None:
     assert sum(points) == 0
 
 
+#: Seat 0 announces a Hochzeit; seat 3 takes trick 2: the deciding trick.
+HOCHZEIT = [
+    "JC 9D KD JD",
+    "KD JD JS QD",
+    "10C KC 9C 9C",
+    "KH 9S 9H AH",
+    "KS AS AC 10S",
+    "AH 9D 10D 10D",
+    "QH QD JC 10H",
+    "AC KC 10C 10S",
+    "QC JH JS 10H",
+    "9H QC KS QH",
+    "AD JH QS QS",
+    "9S KH AD AS",
+]
+
+
 def test_hochzeit_deadlines_move_with_the_deciding_trick() -> None:
-    hands = hands_with({0: "QC QC AC AC AS AS AH AH KC KC KS KS"}, options=DDV, seed=5)
-    deal = DoppelkopfDeal(hands, dealer=3, options=DDV)
+    sc = script(HOCHZEIT, game="hochzeit", options=DDV)
+    deal = sc.deal()
     act(deal, "vorbehalt", "pass", "pass", "pass", "hochzeit")
-    assert deal.game_type == "hochzeit"
+    assert deal.game_type == "hochzeit" and deal.to_move == 0
     with pytest.raises(IllegalActionError) as err:
         deal.apply(Call("re"), 0)  # announcements begin after the deciding trick
     assert err.value.rule == "hochzeit_unclarified"
-    # Seat 0 leads its plain aces; the others take what they can.
-    while deal.hochzeit_trick is None:
-        greedy_one(deal)
-    assert deal.hochzeit_trick is not None
-    shift = deal.hochzeit_trick - 1
-    partner = deal.hochzeit_partner
-    holder_cards = len(deal.hand(0))
-    if partner is not None and holder_cards >= 11 - shift:
-        act(deal, "0:re")
-    greedy(deal)
-    assert sum(deal.points()) == 0
-
-
-def greedy_one(deal: DoppelkopfDeal) -> None:
-    cards = deal.following_actions()
-    power = deal.order.power
-    deal.apply(max(cards, key=lambda c: (power[c], -c)))
+    play_cards(deal, sc.plays, until=8)
+    assert (deal.hochzeit_partner, deal.hochzeit_trick) == (3, 2)
+    assert len(deal.hand(0)) == 10
+    # Trick 2 decided: every count is one lower, so Re with 10 cards is in time.
+    act(deal, "0:re")
+    play_cards(deal, sc.plays[8:], until=4)
+    assert len(deal.hand(1)) == 9
+    assert Call("kontra") in deal.legal_actions(1)  # an answer to Re, one card later
+    assert Call("no90") in deal.legal_actions(3)  # keine 90: 10 − 1 cards, in time
+    act(deal, "1:kontra")
+    play_cards(deal, sc.plays[12:], until=4)
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(Call("no90"), 3)  # now 8 cards: too late
+    assert err.value.rule == "announcement_deadline"
+    play_cards(deal, sc.plays[16:])
+    # Re 175: won 1, unter 90 1, Re 2, Kontra 2, Kontra's Fuchs −1 = 5.
+    assert deal.points() == (5, -5, -5, 5)
 
 
 def test_unclarified_hochzeit_is_a_diamonds_solo() -> None:

@@ -308,11 +308,13 @@ def test_no_armut_option() -> None:
 
 
 def test_armut_with_a_hochzeit_asks_the_hochzeit() -> None:
-    from .helpers import hands_with
-
     from kartentisch.games.doppelkopf import DoppelkopfDeal
 
-    hands = hands_with({0: "QC QC AS AS AC AC 10S 10S KS KS", 1: "JD KH KH 10C 10C AH AH KC KC 9H"[:-3]})
+    from .helpers import hands_with
+
+    hands = hands_with(
+        {0: "QC QC AS AS AC AC 10S 10S KS KS", 1: "JD KH KH 10C 10C AH AH KC KC 9H"[:-3]}
+    )
     deal = DoppelkopfDeal(hands, dealer=3)
     for _ in range(8):
         act(deal, "pass")

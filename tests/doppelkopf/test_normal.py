@@ -246,7 +246,9 @@ def test_table_mode_revoke_is_accepted_and_the_party_is_schwarz() -> None:
     assert deal.offenders == {1}
     # Play on as scripted is impossible now; play any legal cards to the end.
     while not deal.is_over:
-        deal.apply(deal.following_actions()[0] if deal.following_actions() else deal.legal_actions()[0])
+        deal.apply(
+            deal.following_actions()[0] if deal.following_actions() else deal.legal_actions()[0]
+        )
     assert deal.score is not None and deal.score.winner == "re"
     assert deal.score.stages == ("no90", "no60", "no30", "schwarz")
 
@@ -303,3 +305,18 @@ def test_no_take_back_without_table_mode() -> None:
     with pytest.raises(IllegalActionError) as err:
         deal.apply(Call("take_back"), 0)
     assert err.value.rule == "no_take_back"
+
+
+def test_observation_reveals_parties_as_they_show() -> None:
+    sc = script(BASE)
+    deal = sc.deal()
+    pass_all(deal)
+    obs = deal.observation(1)
+    assert obs.party == "kontra" and obs.revealed == {} and obs.game_type == "normal"
+    act(deal, "3:kontra")
+    assert deal.observation(1).revealed == {3: "kontra"}
+    play_cards(deal, sc.plays, until=28)  # seat 0 has played the Alte in trick 7
+    assert deal.observation(1).revealed[0] == "re"
+    play_cards(deal, sc.plays[28:])
+    assert deal.observation(1).revealed == {0: "re", 1: "kontra", 2: "re", 3: "kontra"}
+    assert deal.observation(1).score is not None

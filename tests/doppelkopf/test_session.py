@@ -7,7 +7,7 @@ from kartentisch.games.doppelkopf import Call, DoppelkopfMatch, DoppelkopfOption
 from kartentisch.games.doppelkopf.record import replay, summarize
 
 from .helpers import hands_with
-from .scripted import act, pass_all, play_cards, script
+from .scripted import act, pass_all, script
 from .test_normal import BASE
 
 KINGS = "KC KC KS KS KH AC AS 10C QD JD"
@@ -51,12 +51,12 @@ def test_bock_chain_and_doppelbock() -> None:
     play_base(match, "1:kontra")  # Kontra lost: 4 Bock games follow
     assert match.totals() == (60, 0, 60, 0)
     assert match.sheet.current_multiplier == 2 and match.sheet.pending_bocks == (4,)
-    a, b = play_base(match, "1:kontra")  # in Bock (×2) and a new trigger
+    a, _ = play_base(match, "1:kontra")  # in Bock (×2) and a new trigger
     assert match.totals()[a] - 60 * (a in (0, 2)) == 30 * 2 * 2
     assert match.sheet.pending_bocks == (3, 4)
     assert match.sheet.current_multiplier == 4  # Doppelbock
     before = match.totals()
-    a, b = play_base(match)
+    a, _ = play_base(match)
     assert match.totals()[a] - before[a] == 30 * 4
     for _ in range(2):
         play_base(match)
@@ -131,7 +131,14 @@ def test_session_record_replays() -> None:
     assert again.totals() == match.totals()
     summary = summarize(again)
     assert summary["points"] == list(match.totals())
-    assert [d["outcome"] for d in summary["deals"]] == ["played", "redeal", "redeal", "redeal", "redeal", "played"]
+    assert [d["outcome"] for d in summary["deals"]] == [
+        "played",
+        "redeal",
+        "redeal",
+        "redeal",
+        "redeal",
+        "played",
+    ]
     assert summary["deals"][-1]["bock_multiplier"] == 2
     assert summary["pending_bocks"] == [3]
     assert Card("AC") in again.deals[0].initial_hands[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, order_of, scripted_stacks, turns
+from slap_helpers import act, order_of, scripted_stacks, turns
 
 from kartentisch.cards import Card, Rank
 from kartentisch.errors import IllegalActionError, OptionError
@@ -19,8 +19,9 @@ from kartentisch.games.irish_snap.engine import (
 from kartentisch.realtime.actions import TimedAction
 
 
-def game_with(forced: dict[int, str] | None = None, players: int = 3, dealer: int = 2,
-              **options: object) -> IrishSnapGame:
+def game_with(
+    forced: dict[int, str] | None = None, players: int = 3, dealer: int = 2, **options: object
+) -> IrishSnapGame:
     stacks = scripted_stacks(players, dealer, forced)
     return IrishSnapGame(stacks, dealer=dealer, options={"players": players, **options})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from helpers import act, scripted_stacks, turns
+from slap_helpers import act, scripted_stacks, turns
 
 from kartentisch.bots import LEVELS, make_bot
 from kartentisch.bots.reaction import PROFILES, ReactionBot

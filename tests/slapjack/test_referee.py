@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kartentisch.games.irish_snap.engine import IrishSnapGame, PileTaken
 from kartentisch.games.slapjack.engine import PileWon, SlapjackGame
 from kartentisch.realtime.actions import TimedAction
-from kartentisch.realtime.referee import LatencyTracker, Referee, apply_released
+from kartentisch.realtime.base import TimedGame
+from kartentisch.realtime.referee import LatencyTracker, Referee, apply_released, step
 
 
 @dataclass
@@ -267,3 +269,36 @@ def test_property_release_is_monotone_and_complete(
     assert len(out) == accepted and ref.pending == ()
     keys = [(a.t, a.seat) for a in out]
     assert keys == sorted(keys)
+
+
+def test_irish_snap_time_out_is_judged_in_corrected_time() -> None:
+    game = IrishSnapGame.from_tops(["AC", "5D"], dealer=1, options={"slap_timeout_ms": 1000})
+    lines = [Connection(20, 0, random.Random(1)), Connection(190, 0, random.Random(2))]
+    ref = Referee(2, rng=random.Random(3))
+    server = Server(lines, ref)
+    t = server.measure(0)
+    ref.submit(0, "turn", t, local=True)  # A♣ on "Ace": a match at game time t
+    results, _ = step(game, ref, t + 201)
+    assert game.match_open and results[0][0].t == t
+    server.slap(0, t, 300)
+    server.slap(1, t, 900)  # 0.9 s reaction: arrives at t + 1090, after the deadline
+    for now in range(t + 202, t + 1600, 50):  # the server ticks every 50 ms
+        for action, _ in server_deliver_and_step(server, game, now):
+            assert action.seat in (0, 1)
+    taken = [e for e in game.events if isinstance(e, PileTaken)]
+    # Seat 1 slapped within the time-out in corrected time: last, not too slow.
+    assert [(e.seat, e.reason) for e in taken] == [(1, "last_slap")]
+
+
+def server_deliver_and_step(
+    server: Server, game: TimedGame, now: int
+) -> list[tuple[TimedAction, object]]:
+    server.inbox.sort()
+    while server.inbox and server.inbox[0][0] <= now:
+        at, seat, kind, data = server.inbox.pop(0)
+        if kind == "pong":
+            server.referee.pong(seat, data, at)
+        else:
+            server.referee.submit(seat, "slap", at)
+    results, _ = step(game, server.referee, now)
+    return list(results)

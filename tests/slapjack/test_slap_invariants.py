@@ -14,7 +14,7 @@ from kartentisch.games.irish_snap.engine import IrishSnapGame
 from kartentisch.games.slapjack.engine import SlapjackGame
 from kartentisch.realtime.actions import TimedAction
 from kartentisch.realtime.base import TimedGame
-from kartentisch.records import dumps_record, load_record
+from kartentisch.records import dumps_record, loads_record
 
 MAX_STEPS = 6000
 
@@ -71,12 +71,18 @@ def play_randomly(game: TimedGame, rng: random.Random, slap_rate: float) -> None
         # On a jack in Slapjack, or a match in Irish Snap, the signal is slapped fast.
         game.apply(action)
         top = game.top
-        if top is not None and rng.random() < 0.9 and (
-            (isinstance(game, SlapjackGame) and top.rank.letter == "J")
-            or (isinstance(game, IrishSnapGame) and game.match_open)
+        if (
+            top is not None
+            and rng.random() < 0.9
+            and (
+                (isinstance(game, SlapjackGame) and top.rank.letter == "J")
+                or (isinstance(game, IrishSnapGame) and game.match_open)
+            )
         ):
             for seat in rng.sample(range(n), n):
-                slap = TimedAction(game.next_time(seat, t + rng.randint(150, 700)), seat, "slap", True)
+                slap = TimedAction(
+                    game.next_time(seat, t + rng.randint(150, 700)), seat, "slap", True
+                )
                 if isinstance(game, IrishSnapGame):
                     slap = TimedAction(slap.t, seat, "slap")
                 if game.can(slap):
@@ -85,7 +91,7 @@ def play_randomly(game: TimedGame, rng: random.Random, slap_rate: float) -> None
 
 
 def replays_exactly(game: TimedGame) -> None:
-    record = load_record(dumps_record(game.to_record()))
+    record = loads_record(dumps_record(game.to_record()))
     spec = get_game(record["game"])
     again = spec.replay(record)
     assert [e.to_dict() for e in again.events] == [e.to_dict() for e in game.events]

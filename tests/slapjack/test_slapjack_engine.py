@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, order_of, scripted_stacks, turns
+from slap_helpers import act, order_of, scripted_stacks, turns
 
 from kartentisch.cards import Card
 from kartentisch.errors import DealError, IllegalActionError, NotationError, OptionError
@@ -20,9 +20,7 @@ from kartentisch.realtime.actions import TimedAction
 
 
 def example() -> SlapjackGame:
-    return SlapjackGame.from_tops(
-        ["5C", "KD", "JS"], dealer=2, seats=["Anna", "Ben", "Carla"]
-    )
+    return SlapjackGame.from_tops(["5C", "KD", "JS"], dealer=2, seats=["Anna", "Ben", "Carla"])
 
 
 def test_seed_example_ben_takes_three_cards_and_carla_plays_next() -> None:
@@ -216,9 +214,7 @@ def test_winning_all_52_cards_ends_the_game() -> None:
 
 
 def call_game() -> SlapjackGame:
-    return SlapjackGame.from_tops(
-        ["5C", "KD", "JS", "2H"], dealer=3, options={"call": True}
-    )
+    return SlapjackGame.from_tops(["5C", "KD", "JS", "2H"], dealer=3, options={"call": True})
 
 
 def test_call_variant_slap_with_call_wins() -> None:
@@ -273,9 +269,7 @@ def test_call_variant_empty_offender_is_out() -> None:
 
 
 def test_time_limit_most_cards_wins() -> None:
-    game = SlapjackGame.from_tops(
-        ["5C", "KD", "JS"], dealer=2, options={"time_limit_ms": 5000}
-    )
+    game = SlapjackGame.from_tops(["5C", "KD", "JS"], dealer=2, options={"time_limit_ms": 5000})
     act(game, "0 s0 turn", "800 s1 turn", "1600 s2 turn", "1900 s1 slap")
     with pytest.raises(IllegalActionError) as err:
         game.check(TimedAction(6000, 2, "turn"))

@@ -34,12 +34,20 @@ def next_state(ws: Any, *, skip_errors: bool = False) -> dict[str, Any]:
             raise AssertionError(f"expected a state, got {message}")
 
 
-def until_my_turn(ws: Any, seat: int, limit: int = 400) -> dict[str, Any]:
-    """Read states until ``seat`` is to move (or the match is over)."""
+def my_turn(message: dict[str, Any] | None, seat: int) -> bool:
+    view = message["view"] if message is not None else None
+    return view is not None and (view["over"] or view["to_move"] == seat)
+
+
+def until_my_turn(
+    ws: Any, seat: int, current: dict[str, Any] | None = None, limit: int = 400
+) -> dict[str, Any]:
+    """``current`` if ``seat`` is to move in it, else the next state where it is."""
+    if current is not None and my_turn(current, seat):
+        return current
     for _ in range(limit):
         message = next_state(ws)
-        view = message["view"]
-        if view is not None and (view["over"] or view["to_move"] == seat):
+        if my_turn(message, seat):
             return message
     raise AssertionError("the turn never came")
 

@@ -32,7 +32,8 @@ async def create(http: httpx.AsyncClient, **body: Any) -> httpx.Response:
 async def test_games_describe_presets_and_bots(http: httpx.AsyncClient) -> None:
     games = (await http.get("/api/games")).json()["games"]
     assert [g["name"] for g in games] == ["slobberhannes"]
-    assert games[0]["bot_levels"] == ["random", "heuristic"]
+    assert games[0]["bot_levels"][:2] == ["random", "heuristic"]
+    assert games[0]["default_bot_level"] in games[0]["bot_levels"]
     assert set(games[0]["presets"]) == {"standard", "russian"}
 
 
@@ -51,9 +52,7 @@ async def test_create_join_start_and_list(http: httpx.AsyncClient) -> None:
 
     joined = (await http.post(f"/api/tables/{table_id}/join", json={"name": " Bob\t"})).json()
     assert joined["seat"] == 1
-    taken = await http.post(
-        f"/api/tables/{table_id}/join?lang=de", json={"name": "Cyd", "seat": 1}
-    )
+    taken = await http.post(f"/api/tables/{table_id}/join?lang=de", json={"name": "Cyd", "seat": 1})
     assert taken.status_code == 409
     assert taken.json()["error"] == {"code": "seat_taken", "message": "Platz 1 ist schon besetzt."}
     refused = await http.post(f"/api/tables/{table_id}/start", json={"token": "wrong"})
@@ -71,7 +70,9 @@ async def test_create_join_start_and_list(http: httpx.AsyncClient) -> None:
 
 
 async def test_filling_the_last_seat_starts_the_table(http: httpx.AsyncClient) -> None:
-    created = (await create(http, seats=[{"kind": "you"}, {"kind": "bot"}, {"kind": "open"}])).json()
+    created = (
+        await create(http, seats=[{"kind": "you"}, {"kind": "bot"}, {"kind": "open"}])
+    ).json()
     assert created["table"]["status"] == "waiting"
     await http.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"})
     shown = (await http.get(f"/api/tables/{created['id']}")).json()["table"]
@@ -86,9 +87,19 @@ async def test_filling_the_last_seat_starts_the_table(http: httpx.AsyncClient) -
         ({"game": "chess"}, "unknown_game"),
         ({"game": 7}, "unknown_game"),
         ({"game": "slobberhannes", "seats": [{"kind": "you"}]}, "bad_seats"),
-        ({"game": "slobberhannes", "seats": [{"kind": "you"}, {"kind": "you"}, {"kind": "bot"}]}, "bad_seats"),
+        (
+            {"game": "slobberhannes", "seats": [{"kind": "you"}, {"kind": "you"}, {"kind": "bot"}]},
+            "bad_seats",
+        ),
         ({"game": "slobberhannes", "seats": [{"kind": "bot", "level": "genius"}] * 4}, "bad_level"),
-        ({"game": "slobberhannes", "name": "", "seats": [{"kind": "you"}] + [{"kind": "bot"}] * 3}, "bad_name"),
+        (
+            {
+                "game": "slobberhannes",
+                "name": "",
+                "seats": [{"kind": "you"}] + [{"kind": "bot"}] * 3,
+            },
+            "bad_name",
+        ),
         ({"game": "slobberhannes", "name": "A", "options": {"revokes": "often"}}, "bad_options"),
         ({"game": "slobberhannes", "name": "A", "options": {"players": 5}}, "bad_options"),
         ({"game": "slobberhannes", "name": "A", "turn_seconds": 1}, "bad_turn_seconds"),
@@ -106,9 +117,7 @@ async def test_bad_tables_are_refused_clearly(
 
 
 async def test_malformed_json_and_unknown_tables(http: httpx.AsyncClient) -> None:
-    response = await http.post(
-        "/api/tables", content=b"{nope", headers={"accept-language": "ru"}
-    )
+    response = await http.post("/api/tables", content=b"{nope", headers={"accept-language": "ru"})
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "bad_json"
     assert "JSON" in response.json()["error"]["message"]
@@ -119,7 +128,9 @@ async def test_malformed_json_and_unknown_tables(http: httpx.AsyncClient) -> Non
 
 
 async def test_record_download(http: httpx.AsyncClient) -> None:
-    created = (await create(http, seats=[{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}])).json()
+    created = (
+        await create(http, seats=[{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}])
+    ).json()
     early = await http.get(f"/api/tables/{created['id']}/record")
     assert early.status_code == 409
     await http.post(f"/api/tables/{created['id']}/start", json={"token": created["token"]})
@@ -140,6 +151,9 @@ async def test_rules_in_every_language(http: httpx.AsyncClient, lang: str) -> No
     assert (await http.get(f"/api/rules/slobberhannes/{lang}?format=html")).text == html.text
     missing = await http.get(f"/api/rules/chess/{lang}")
     assert missing.status_code == 404
+    for game in (await http.get("/api/games")).json()["rules"]:
+        response = await http.get(f"/api/rules/{game['name']}/{lang}?format=html")
+        assert response.status_code == 200 and "<h" in response.text, game
 
 
 async def test_catalogs_for_the_page(http: httpx.AsyncClient) -> None:
@@ -189,7 +203,14 @@ async def test_the_page_and_its_files(http: httpx.AsyncClient) -> None:
         assert page.status_code == 200
         assert '<script type="module" src="/static/app.js">' in page.text
         assert "default-src 'self'" in page.headers["content-security-policy"]
-    for name in ("app.js", "cards.js", "i18n.js", "table.js", "games/slobberhannes.js", "style.css"):
+    for name in (
+        "app.js",
+        "cards.js",
+        "i18n.js",
+        "table.js",
+        "games/slobberhannes.js",
+        "style.css",
+    ):
         response = await http.get(f"/static/{name}")
         assert response.status_code == 200, name
     cards = (await http.get("/static/cards.js")).text

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
+from starlette.testclient import TestClient
 
 from kartentisch.storage import TableStore, sqlite_url
+
+from .helpers import AppFactory, new_table, next_state, until_my_turn
 
 #: Where the tests look for PostgreSQL (trust auth); KARTENTISCH_TEST_PG overrides.
 PG_CANDIDATES = (
@@ -22,7 +25,7 @@ PG_CANDIDATES = (
 
 def exercise(store: TableStore) -> None:
     seats = [{"kind": "human", "name": "Ann", "token_hash": "x"}, {"kind": "bot", "name": "Ben"}]
-    store.create_table("a", "slobberhannes", {"players": 3}, {}, seats + [{"kind": "open"}], 2**61)
+    store.create_table("a", "slobberhannes", {"players": 3}, {}, [*seats, {"kind": "open"}], 2**61)
     store.create_table("b", "slobberhannes", {"players": 3}, {"turn_seconds": 30}, seats * 2, 1)
     store.append_action("a", 1, 1, "QC")
     store.append_action("a", 2, 2, "10H")
@@ -60,7 +63,9 @@ def test_in_memory_sqlite() -> None:
 
 
 def _postgres_url() -> str | None:
-    candidates = [os.environ["KARTENTISCH_TEST_PG"]] if os.environ.get("KARTENTISCH_TEST_PG") else []
+    candidates = (
+        [os.environ["KARTENTISCH_TEST_PG"]] if os.environ.get("KARTENTISCH_TEST_PG") else []
+    )
     candidates += PG_CANDIDATES
     for url in candidates:
         try:
@@ -117,3 +122,23 @@ def test_postgresql_store(postgres_url: str) -> None:
 def test_plain_postgresql_urls_use_psycopg() -> None:
     store = TableStore("postgresql://nobody@127.0.0.1:1/none")
     assert store.engine.dialect.driver == "psycopg"
+
+
+def test_the_app_on_postgresql_survives_a_restart(postgres_url: str, make_app: AppFactory) -> None:
+    with TestClient(make_app(postgres_url)) as client:
+        created = new_table(client)
+        with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": created["token"]})
+            state = until_my_turn(ws, 0, next_state(ws))
+            ws.send_json(
+                {"type": "act", "action": state["view"]["legal"][0], "version": state["version"]}
+            )
+            before = until_my_turn(ws, 0, next_state(ws))
+    with (
+        TestClient(make_app(postgres_url)) as client,
+        client.websocket_connect(f"/ws/tables/{created['id']}") as ws,
+    ):
+        ws.send_json({"type": "hello", "token": created["token"]})
+        after = next_state(ws)
+        assert after["version"] == before["version"] > 1
+        assert after["view"] == before["view"]

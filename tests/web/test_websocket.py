@@ -25,13 +25,14 @@ def test_a_whole_deal_against_three_bots(client: TestClient) -> None:
         assert state["table"]["you"] == 0
         played = 0
         while True:
-            state = until_my_turn(ws, 0)
+            state = until_my_turn(ws, 0, state)
             view = state["view"]
             if view["deal_number"] > 1 or view["over"]:
                 break
             assert view["legal"] and set(view["legal"]) <= set(view["hand"])
             ws.send_json({"type": "act", "action": view["legal"][-1], "version": state["version"]})
             played += 1
+            state = next_state(ws)
         assert played == 8
         finished = view["deals"][0]
         assert len(finished["tricks"]) == 8
@@ -43,8 +44,7 @@ def test_a_whole_deal_against_three_bots(client: TestClient) -> None:
 def test_stale_versions_are_refused(client: TestClient) -> None:
     created = new_table(client)
     with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-        state = until_my_turn(ws, 0) if hello(ws, created["token"]) else None
-        assert state is not None
+        state = until_my_turn(ws, 0, hello(ws, created["token"]))
         view = state["view"]
         ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"] - 1})
         error = ws.receive_json()
@@ -78,10 +78,11 @@ def test_a_reconnection_resumes_the_seat(client: TestClient) -> None:
     created = new_table(client)
     url = f"/ws/tables/{created['id']}"
     with client.websocket_connect(url) as ws:
-        hello(ws, created["token"])
-        state = until_my_turn(ws, 0)
-        ws.send_json({"type": "act", "action": state["view"]["legal"][0], "version": state["version"]})
-        first = until_my_turn(ws, 0)
+        state = until_my_turn(ws, 0, hello(ws, created["token"]))
+        ws.send_json(
+            {"type": "act", "action": state["view"]["legal"][0], "version": state["version"]}
+        )
+        first = until_my_turn(ws, 0, next_state(ws))
     with client.websocket_connect(url) as again:
         resumed = hello(again, created["token"])
         assert resumed["table"]["you"] == 0
@@ -104,7 +105,7 @@ def test_spectators_see_no_hand_and_cannot_act(client: TestClient) -> None:
         view = state["view"]
         assert state["table"]["you"] is None
         assert view["seat"] is None and view["hand"] is None and view["legal"] == []
-        assert view["hand_sizes"] == [8, 8, 8, 8]
+        assert len(view["hand_sizes"]) == 4 and view["penalties"] is not None
         ws.send_json({"type": "act", "action": "QC", "version": state["version"]})
         error = next_error(ws)
         assert error["code"] == "not_seated"
@@ -131,41 +132,40 @@ def test_bad_messages_get_clear_errors(client: TestClient) -> None:
         assert hello(ws, created["token"])["table"]["you"] == 0
 
 
+def _until_a_person_moves(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
+    while state["view"] is None or state["view"]["to_move"] not in (0, 1):
+        state = next_state(ws)
+    return state
+
+
 def test_refused_actions_carry_the_rule_and_a_translated_message(client: TestClient) -> None:
     created = new_table(client, seats=TWO_HUMANS)
     joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
     url = f"/ws/tables/{created['id']}"
     with client.websocket_connect(url) as ann, client.websocket_connect(url) as bob:
-        hello(ann, created["token"], lang="de")
-        state = hello(bob, joined["token"], lang="ru")
-        # Bots play at once; wait until one of the two people is to move.
-        while state["view"]["to_move"] not in (0, 1):
-            state = next_state(bob)
-        mover, idle = (ann, bob) if state["view"]["to_move"] == 0 else (bob, ann)
-        idle_lang = "ru" if idle is bob else "de"
-        idle_state = next_state(idle)
-        while idle_state["version"] != state["version"]:
-            idle_state = next_state(idle)
-        idle.send_json(
-            {"type": "act", "action": idle_state["view"]["hand"][0], "version": state["version"]}
-        )
+        # Bots play at once; both people see the table stop at one of them.
+        ann_state = _until_a_person_moves(ann, hello(ann, created["token"], lang="de"))
+        bob_state = _until_a_person_moves(bob, hello(bob, joined["token"], lang="ru"))
+        assert ann_state["version"] == bob_state["version"]
+        version = ann_state["version"]
+        if ann_state["view"]["to_move"] == 0:
+            mover, mover_state, idle, idle_state, idle_lang = ann, ann_state, bob, bob_state, "ru"
+        else:
+            mover, mover_state, idle, idle_state, idle_lang = bob, bob_state, ann, ann_state, "de"
+        idle.send_json({"type": "act", "action": idle_state["view"]["hand"][0], "version": version})
         error = next_error(idle)
         assert error["code"] == "not_your_turn"
         expected = {"de": "du bist nicht an der Reihe", "ru": "сейчас не ваш ход"}[idle_lang]
         assert error["message"] == expected
-        mover_state = next_state(mover)
-        while mover_state["version"] != state["version"]:
-            mover_state = next_state(mover)
         hand = mover_state["view"]["hand"]
-        mover.send_json({"type": "act", "action": "ZZ", "version": state["version"]})
+        mover.send_json({"type": "act", "action": "ZZ", "version": version})
         assert next_error(mover)["code"] == "bad_notation"
         missing = next(c for c in ("AC", "KC", "QC", "JC", "AS") if c not in hand)
-        mover.send_json({"type": "act", "action": missing, "version": state["version"]})
+        mover.send_json({"type": "act", "action": missing, "version": version})
         error = next_error(mover)
-        assert error["code"] == "not_in_hand" and error["version"] == state["version"]
-        assert client.get(f"/api/tables/{created['id']}").json()["table"]["version"] == state[
-            "version"
-        ]
+        assert error["code"] == "not_in_hand" and error["version"] == version
+        table = client.get(f"/api/tables/{created['id']}").json()["table"]
+        assert table["version"] == version
 
 
 def test_must_follow_suit_is_refused(client: TestClient) -> None:
@@ -173,9 +173,9 @@ def test_must_follow_suit_is_refused(client: TestClient) -> None:
     for _ in range(20):
         created = new_table(client)
         with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-            hello(ws, created["token"], lang="de")
+            state = hello(ws, created["token"], lang="de")
             for _ in range(8):
-                state = until_my_turn(ws, 0)
+                state = until_my_turn(ws, 0, state)
                 view = state["view"]
                 if view["deal_number"] > 1:
                     break
@@ -186,7 +186,10 @@ def test_must_follow_suit_is_refused(client: TestClient) -> None:
                     assert error["code"] == "must_follow_suit"
                     assert "bedienen" in error["message"]
                     return
-                ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"]})
+                ws.send_json(
+                    {"type": "act", "action": view["legal"][0], "version": state["version"]}
+                )
+                state = next_state(ws)
     raise AssertionError("never held a card that could not follow")
 
 
@@ -214,55 +217,34 @@ def test_unknown_table(client: TestClient) -> None:
 
 def test_a_restart_resumes_every_unfinished_table(make_app: AppFactory) -> None:
     with TestClient(make_app()) as client:
-        created = new_table(client, seats=TWO_HUMANS)
-        joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
+        created = new_table(client)
         waiting = new_table(client, seats=[{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}])
         url = f"/ws/tables/{created['id']}"
-        with client.websocket_connect(url) as ann, client.websocket_connect(url) as bob:
-            hello(ann, created["token"])
-            hello(bob, joined["token"])
-            socket = {0: ann, 1: bob}
-            for _ in range(12):  # a dozen moves by the people, bots in between
-                summary = client.get(f"/api/tables/{created['id']}").json()["table"]
-                state = until_my_turn(socket[0], 0) if False else None
-                seat = _to_move(client, created["id"])
-                state = until_my_turn(socket[seat], seat)
-                socket[seat].send_json(
-                    {"type": "act", "action": state["view"]["legal"][0], "version": state["version"]}
-                )
-                next_state(socket[seat])
-            seat = _to_move(client, created["id"])
-            before = until_my_turn(socket[seat], seat)
-            assert summary["status"] == "playing"
+        with client.websocket_connect(url) as ws:
+            state = hello(ws, created["token"])
+            for _ in range(11):  # into the second deal, bots in between
+                state = until_my_turn(ws, 0, state)
+                action = state["view"]["legal"][0]
+                ws.send_json({"type": "act", "action": action, "version": state["version"]})
+                state = next_state(ws)
+            before = until_my_turn(ws, 0, state)
+        assert before["view"]["deal_number"] == 2
     # A new server on the same database: the tables are back, exactly as they were.
     with TestClient(make_app()) as client:
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert listed[created["id"]]["status"] == "playing"
         assert listed[waiting["id"]]["status"] == "waiting"
-        token = created["token"] if seat == 0 else joined["token"]
         with client.websocket_connect(url) as ws:
-            after = hello(ws, token)
+            after = hello(ws, created["token"])
             assert after["version"] == before["version"]
             assert after["view"] == before["view"]
             ws.send_json(
                 {"type": "act", "action": after["view"]["legal"][0], "version": after["version"]}
             )
             assert next_state(ws)["version"] == after["version"] + 1
-        assert client.get(f"/api/tables/{waiting['id']}/record").status_code == 409
-
-
-def _to_move(client: TestClient, table_id: str) -> int:
-    """The person (seat 0 or 1) to move next, once the bots have played."""
-    for _ in range(200):
-        summary = client.get(f"/api/tables/{table_id}").json()["table"]
-        record = client.get(f"/api/tables/{table_id}/record")
-        assert record.status_code == 200
-        with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
-            view = hello(spectator)["view"]
-        if view["to_move"] in (0, 1):
-            return int(view["to_move"])
-        time.sleep(0.01)
-    raise AssertionError(f"no person to move at {summary}")
+        joined = client.post(f"/api/tables/{waiting['id']}/join", json={"name": "Bob"})
+        assert joined.status_code == 200
+        assert client.get(f"/api/tables/{waiting['id']}").json()["table"]["status"] == "playing"
 
 
 def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
@@ -281,12 +263,12 @@ def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             state = hello(ws, created["token"])
             assert state["table"]["seats"][0]["bot_playing"] is False
-            state = until_my_turn(ws, 0)
+            state = until_my_turn(ws, 0, state)
             # Back at the table: the bot leaves the turn to the person.
             time.sleep(0.4)
-            assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == state[
-                "version"
-            ]
+            assert (
+                client.get(f"/api/tables/{table_id}").json()["table"]["version"] == state["version"]
+            )
 
 
 def test_an_expired_turn_timer_plays_for_the_person(make_app: AppFactory) -> None:
@@ -296,9 +278,32 @@ def test_an_expired_turn_timer_plays_for_the_person(make_app: AppFactory) -> Non
         table = app.state.manager.get(created["id"])
         table.settings["turn_seconds"] = 0.3  # the API's minimum is 5 s; tests are quicker
         with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-            state = hello(ws, created["token"])
-            state = until_my_turn(ws, 0)
+            state = until_my_turn(ws, 0, hello(ws, created["token"]))
             assert state["table"]["turn_deadline"] is not None
             after = next_state(ws)  # nobody acts: the timer plays a card for seat 0
             assert after["version"] == state["version"] + 1
             assert len(after["view"]["hand"]) == len(state["view"]["hand"]) - 1
+
+
+def test_a_strong_bot_thinks_without_blocking_the_server(client: TestClient) -> None:
+    seats = [
+        {"kind": "you"},
+        {"kind": "bot", "level": "strong"},
+        {"kind": "bot", "level": "random"},
+    ]
+    created = new_table(client, seats=seats)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws, created["token"])
+        # While a bot thinks, the server still answers at once.
+        ws.send_json({"type": "ping", "t": 1})
+        message = ws.receive_json()
+        while message["type"] != "pong":
+            message = ws.receive_json()
+        for _ in range(2):
+            state = until_my_turn(ws, 0, state)
+            ws.send_json(
+                {"type": "act", "action": state["view"]["legal"][0], "version": state["version"]}
+            )
+            state = next_state(ws)
+        state = until_my_turn(ws, 0, state)
+        assert state["version"] >= 6

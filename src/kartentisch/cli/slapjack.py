@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rich.console import Console
+from rich.markup import escape
 
 from kartentisch.bots.reaction import LEVELS, ReactionBot
 from kartentisch.cards import Card, Rank, Suit
@@ -256,12 +257,16 @@ class SlapTable:
         for event in events:
             if isinstance(event, CardTurned | IrishCardTurned):
                 self._card_time = event.t
-            for line in describe(event, self.names, self.lang):
+            t = getattr(event, "t", self.game.clock)
+            for text in describe(event, self.names, self.lang):
+                line = escape(text)
                 if isinstance(event, CardTurned | IrishCardTurned):
                     line = line.replace(event.card.symbol, _card_text(event.card))
                     if isinstance(event, IrishCardTurned) and event.match:
                         line = f"[bold yellow]{line}[/]"
-                self.say(f"[dim]{event.t / 1000:6.1f}s[/]  {line}")  # type: ignore[attr-defined]
+                elif event.type in ("pile_won", "pile_taken", "game_ended"):
+                    line = f"[bold]{line}[/]"
+                self.say(f"[dim]{t / 1000:6.1f}s[/]  {line}")
             if isinstance(event, CardTurned | IrishCardTurned):
                 self._status()
 
@@ -275,7 +280,9 @@ class SlapTable:
                 mark = f" ({say(self.lang, 'out_mark')})"
             elif isinstance(game, IrishSnapGame) and game.safe[seat]:
                 mark = f" ({say(self.lang, 'safe_mark')})"
-            name = f"[bold]{self.names[seat]}[/]" if seat == self.human else self.names[seat]
+            name = escape(self.names[seat])
+            if seat == self.human:
+                name = f"[bold]{name}[/]"
             parts.append(f"{name} {size}{mark}")
         line = say(
             self.lang,
@@ -402,12 +409,13 @@ class SlapTable:
         else:
             return True
         if error is not None and error.rule not in ("game_over",):
-            self.say(f"[dim]{say(self.lang, 'refused', reason=refusal(error, self.lang))}[/]")
+            reason = refusal(error, self.lang)
+            self.say(f"[dim]{escape(say(self.lang, 'refused', reason=reason))}[/]")
         self._replan(now)
         return True
 
     def _help(self) -> None:
-        self.say(say(self.lang, "keys_irish" if self.irish else "keys_slapjack"))
+        self.say(escape(say(self.lang, "keys_irish" if self.irish else "keys_slapjack")))
         if self.auto_turn_ms > 0:
             self.say(say(self.lang, "auto_turn", seconds=self.auto_turn_ms / 1000))
 
@@ -415,18 +423,15 @@ class SlapTable:
         game = self.game
         n = game.num_seats
         title = "Irish Snap" if self.irish else "Slapjack"
-        self.say(
-            "[bold]"
-            + say(
-                self.lang,
-                "header",
-                game=title,
-                players=n,
-                dealer=self.names[game.dealer],
-                first=self.names[(game.dealer + 1) % n],
-            )
-            + "[/]"
+        header = say(
+            self.lang,
+            "header",
+            game=title,
+            players=n,
+            dealer=self.names[game.dealer],
+            first=self.names[(game.dealer + 1) % n],
         )
+        self.say(f"[bold]{escape(header)}[/]")
         self._help()
         try:
             self._replan(self.clock.now_ms())
@@ -459,12 +464,12 @@ class SlapTable:
 
     def _final(self) -> None:
         cards = " · ".join(f"{self.names[s]} {k}" for s, k in enumerate(self.game.stack_sizes()))
-        self.say(f"[bold]{say(self.lang, 'final_cards')}: {cards}[/]")
+        self.say(f"[bold]{escape(say(self.lang, 'final_cards') + ': ' + cards)}[/]")
 
     def _save(self) -> None:
         if self.save:
             write_record(self.game.to_record(), self.save)
-            self.say(f"[dim]{say(self.lang, 'saved', path=self.save)}[/]")
+            self.say(f"[dim]{escape(say(self.lang, 'saved', path=self.save))}[/]")
 
 
 # -- command line --------------------------------------------------------------

@@ -28,6 +28,7 @@ __all__ = ["GAMES", "GameSpec", "get_game", "rules_text"]
 #: Registry name → module under ``kartentisch.games`` (imported lazily).
 GAMES: dict[str, str] = {
     "slobberhannes": "slobberhannes",
+    "doppelkopf": "doppelkopf",
     "slapjack": "slapjack",
     "irish-snap": "irish_snap",
 }
@@ -35,6 +36,9 @@ GAMES: dict[str, str] = {
 ALIASES: dict[str, str] = {
     "slobber": "slobberhannes",
     "слобберханнс": "slobberhannes",
+    "doko": "doppelkopf",
+    "doppelkopp": "doppelkopf",
+    "доппелькопф": "doppelkopf",
     "slap-jack": "slapjack",
     "слэпджек": "slapjack",
     "irish_snap": "irish-snap",

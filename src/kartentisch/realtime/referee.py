@@ -48,6 +48,7 @@ __all__ = [
     "LatencyTracker",
     "Referee",
     "apply_released",
+    "step",
 ]
 
 #: The largest round trip that is corrected for, and the collection window.
@@ -233,6 +234,15 @@ class Referee:
             return None
         return min(a.corrected for a in self._buffer) + self.max_rtt_ms + 1
 
+    def safe_time(self, now: int) -> int:
+        """The game time up to which the order is final at ``now``.
+
+        No action can still arrive with an earlier corrected time, so a
+        server lets the engine's clock run to here (never to ``now``):
+        ``game.advance(referee.safe_time(now))``.
+        """
+        return now - self.max_rtt_ms - 1
+
     def release(self, now: int) -> list[TimedAction]:
         """The actions whose order is final at ``now``, in order, with corrected times."""
         self._tick(now)
@@ -273,3 +283,17 @@ def apply_released(
         except IllegalActionError as exc:
             out.append((action, exc))
     return out
+
+
+def step(
+    game: TimedGame, referee: Referee, now: int
+) -> tuple[list[tuple[TimedAction, list[Event] | IllegalActionError]], list[Event]]:
+    """One tick of a server table at ``now``: apply what the referee releases,
+    then let the game's clock run to the referee's safe time.
+
+    Returns the applied actions with their events (or refusals) and the
+    events that time alone caused (an Irish Snap time-out, a time limit).
+    """
+    results = apply_released(game, referee.release(now))
+    timed = game.advance(referee.safe_time(now)) if not game.is_over else []
+    return results, timed

@@ -11,7 +11,7 @@ from typing import Any, Final
 from kartentisch.errors import IllegalActionError
 from kartentisch.i18n import describe_refusal
 
-__all__ = ["refusal", "say"]
+__all__ = ["cards_word", "refusal", "say"]
 
 _T: Final[dict[str, dict[str, str]]] = {
     # -- events ------------------------------------------------------------
@@ -31,9 +31,9 @@ _T: Final[dict[str, dict[str, str]]] = {
         "ru": "ХЛОП! {card} совпала с «{call}»: все бьют!",
     },
     "pile_won": {
-        "en": "{who} wins the pile ({n} cards)",
-        "de": "{who} gewinnt den Stapel ({n} Karten)",
-        "ru": "{who} забирает стопку ({n} карт)",
+        "en": "{who} wins the pile ({cards})",
+        "de": "{who} gewinnt den Stapel ({cards})",
+        "ru": "{who} забирает стопку ({cards})",
     },
     "comeback": {
         "en": "{who} slapped back into the game",
@@ -86,9 +86,9 @@ _T: Final[dict[str, dict[str, str]]] = {
         "ru": "{who} без карт забыл крикнуть и выбывает",
     },
     "turned_over": {
-        "en": "Nobody has a card: {who} turns the pile over ({n} cards)",
-        "de": "Niemand hat Karten: {who} dreht den Stapel um ({n} Karten)",
-        "ru": "Карт ни у кого нет: {who} переворачивает стопку ({n} карт)",
+        "en": "Nobody has a card: {who} turns the pile over ({cards})",
+        "de": "Niemand hat Karten: {who} dreht den Stapel um ({cards})",
+        "ru": "Карт ни у кого нет: {who} переворачивает стопку ({cards})",
     },
     "late_slap": {
         "en": "{who} slaps too late",
@@ -107,19 +107,19 @@ _T: Final[dict[str, dict[str, str]]] = {
     },
     "slapped": {"en": "{who} slaps ({n}.)", "de": "{who} haut ({n}.)", "ru": "{who} бьёт ({n}-й)"},
     "taken_last_slap": {
-        "en": "{who} slapped last and takes the pile ({n} cards)",
-        "de": "{who} hat zuletzt gehauen und nimmt den Stapel ({n} Karten)",
-        "ru": "{who} ударил последним и забирает стопку ({n} карт)",
+        "en": "{who} slapped last and takes the pile ({cards})",
+        "de": "{who} hat zuletzt gehauen und nimmt den Stapel ({cards})",
+        "ru": "{who} ударил последним и забирает стопку ({cards})",
     },
     "taken_too_slow": {
-        "en": "{who} did not slap in time and takes the pile ({n} cards)",
-        "de": "{who} hat nicht rechtzeitig gehauen und nimmt den Stapel ({n} Karten)",
-        "ru": "{who} не успел ударить и забирает стопку ({n} карт)",
+        "en": "{who} did not slap in time and takes the pile ({cards})",
+        "de": "{who} hat nicht rechtzeitig gehauen und nimmt den Stapel ({cards})",
+        "ru": "{who} не успел ударить и забирает стопку ({cards})",
     },
     "taken_false_slap": {
-        "en": "{who} slapped {card} falsely and takes the pile ({n} cards)",
-        "de": "{who} haut falsch auf {card} und nimmt den Stapel ({n} Karten)",
-        "ru": "{who} ошибочно ударил по {card} и забирает стопку ({n} карт)",
+        "en": "{who} slapped {card} falsely and takes the pile ({cards})",
+        "de": "{who} haut falsch auf {card} und nimmt den Stapel ({cards})",
+        "ru": "{who} ошибочно ударил по {card} и забирает стопку ({cards})",
     },
     "count_restarts": {
         "en": "The count starts again at Ace; {who} plays",
@@ -236,9 +236,31 @@ _T: Final[dict[str, dict[str, str]]] = {
 }
 
 
+def cards_word(n: int, lang: str) -> str:
+    """``n`` cards, with the plural of the language.
+
+    >>> cards_word(1, "en"), cards_word(3, "de"), cards_word(22, "ru"), cards_word(11, "ru")
+    ('1 card', '3 Karten', '22 карты', '11 карт')
+    """
+    if lang == "de":
+        return f"{n} Karte" if n == 1 else f"{n} Karten"
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return f"{n} карта"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return f"{n} карты"
+        return f"{n} карт"
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def say(lang: str, key: str, **fields: Any) -> str:
-    """The text ``key`` in ``lang`` (English if missing), formatted with ``fields``."""
+    """The text ``key`` in ``lang`` (English if missing), formatted with ``fields``.
+
+    A number ``n`` also fills ``{cards}`` as "n cards" in the language.
+    """
     entry = _T[key]
+    if "n" in fields:
+        fields.setdefault("cards", cards_word(fields["n"], lang))
     text = entry.get(lang) or entry["en"]
     return text.format(**fields) if fields else text
 

@@ -30,7 +30,6 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from kartentisch.bots import Bot
 from kartentisch.errors import KartentischError
 
 __all__ = [
@@ -73,8 +72,15 @@ class TableGame(Protocol):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see as JSON; ``None`` is a spectator's public view."""
 
-    def bot_action(self, seat: int, bot: Bot) -> str:
-        """The action ``bot`` chooses for ``seat`` from that seat's observation."""
+    def observation(self, seat: int) -> Any:
+        """The engine's observation of ``seat``: an immutable snapshot a bot chooses from.
+
+        The server asks the bot in a worker thread (a strong bot thinks for a
+        while), so the snapshot must not change when the game goes on.
+        """
+
+    def format_action(self, action: Any) -> str:
+        """An action a bot chose, in the game's notation."""
 
     def record(self, *, complete: bool) -> dict[str, Any]:
         """The game record; unless ``complete``, only the parts already public."""
@@ -89,6 +95,8 @@ class TableGameType(Protocol):
     max_seats: int
     #: Bot levels, weakest first.
     bot_levels: tuple[str, ...]
+    #: The level of a bot seat that names none, and of bots that fill open seats.
+    default_bot_level: str
     #: Rule presets by name, with the options each sets.
     presets: Mapping[str, Mapping[str, Any]]
 

@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kartentisch import __version__
 from kartentisch.errors import KartentischError
-from kartentisch.games import rules_text
+from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES
 from kartentisch.records import dumps_record
 from kartentisch.storage import TableStore, default_data_dir, sqlite_url
@@ -136,7 +136,10 @@ def create_app(
         return JSONResponse({"ok": True, "version": __version__})
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": [table_game_type(n).describe() for n in TABLE_GAMES]})
+        rules = [{"name": n, "titles": dict(get_game(n).titles)} for n in GAMES]
+        return JSONResponse(
+            {"games": [table_game_type(n).describe() for n in TABLE_GAMES], "rules": rules}
+        )
 
     async def list_tables(request: Request) -> Response:
         live = sorted(manager().live(), key=lambda t: -t.created)
@@ -316,4 +319,5 @@ def _markdown_html(text: str) -> str:
     from markdown_it import MarkdownIt
 
     # Raw HTML in the Markdown is escaped, not passed through.
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return html

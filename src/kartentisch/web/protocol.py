@@ -84,10 +84,6 @@ ClientMessage = Hello | Act | Ping | Start
 _TYPES: Final = ("hello", "act", "ping", "start")
 
 
-def _whole_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_client_message(text: str | bytes) -> ClientMessage:
     """Read one client message; raise :class:`ProtocolError` naming what is wrong."""
     if len(text) > MAX_MESSAGE_CHARS:
@@ -120,7 +116,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_CHARS:
             raise ProtocolError("bad_message", '"act" needs "action", the action as text')
         version = data.get("version")
-        if not _whole_number(version):
+        if not isinstance(version, int) or isinstance(version, bool):
             raise ProtocolError("bad_message", '"act" needs "version", a whole number')
         return Act(action.strip(), version)
     if kind == "ping":

@@ -322,7 +322,7 @@ class LiveTable:
             await self._start_locked()
 
     async def _start_locked(self) -> None:
-        level = self.kind.bot_levels[-1]
+        level = self.kind.default_bot_level
         for i in self.open_seats():
             self.seats[i] = Seat("bot", _bot_name(i, self.seats), level)
         self.game = self.kind.create(self.options, [s.name for s in self.seats], self.seed)
@@ -493,10 +493,19 @@ class LiveTable:
                 best = _Plan(seat, due, game.version)
         return best
 
+    def _still(self, plan: _Plan) -> bool:
+        """Whether ``plan`` is still what should happen now."""
+        now = self._plan()
+        return (
+            now is not None
+            and (now.seat, now.version) == (plan.seat, plan.version)
+            and now.due <= _now()
+        )
+
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
         if bot is None:
-            level = self.seats[seat].level or self.kind.bot_levels[-1]
+            level = self.seats[seat].level or self.kind.default_bot_level
             bot = make_bot(self.kind.name, level, random.Random(self.seed * 31 + seat))
             self._bots[seat] = bot
         return bot
@@ -533,16 +542,18 @@ class LiveTable:
                         pass
                 else:
                     await asyncio.sleep(0)
+                if not self._still(plan):
+                    continue
+                assert self.game is not None
+                observation = self.game.observation(plan.seat)
+                bot = self._bot(plan.seat)
+                # A bot may think for a while: in a worker thread, on an immutable snapshot.
+                choice = await asyncio.to_thread(bot.choose, observation)
                 async with self.lock:
-                    now = self._plan()
-                    if now is None or (now.seat, now.version) != (plan.seat, plan.version):
-                        continue
-                    if now.due > _now():
-                        continue
-                    assert self.game is not None
-                    text = self.game.bot_action(plan.seat, self._bot(plan.seat))
+                    if not self._still(plan):
+                        continue  # a person acted (or came back) meanwhile
                     try:
-                        await self._apply(plan.seat, text)
+                        await self._apply(plan.seat, self.game.format_action(choice))
                     except _StorageFailure:
                         await asyncio.sleep(1.0)
         except asyncio.CancelledError:
@@ -609,7 +620,7 @@ def parse_new_table(body: Any) -> NewTable:
             raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
         level = item.get("level")
         if item["kind"] == "bot":
-            level = level if level is not None else kind.bot_levels[-1]
+            level = level if level is not None else kind.default_bot_level
             if level not in kind.bot_levels:
                 raise TableError("bad_level", level=str(level)[:40])
         seats.append(SeatRequest(item["kind"], level if item["kind"] == "bot" else None))

@@ -8,7 +8,7 @@ German aliases:
 >>> parse_action("QC"), parse_action("Solo Damen ouvert"), parse_action("keine 90")
 (Card('QC'), Call('solo queens ouvert'), Call('no90'))
 >>> str(parse_action("gib 10d ad qh")), str(parse_action("hochzeit fehl"))
-('give 10D AD QH', 'hochzeit first_nontrump')
+('give QH 10D AD', 'hochzeit first_nontrump')
 >>> parse_action("solo chess")
 Traceback (most recent call last):
 ...

@@ -33,18 +33,33 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from kartentisch.cards import Card, Rank, deal_packets, shuffled
+from kartentisch.cards import Card, deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError
 from kartentisch.games.doppelkopf.actions import (
     ANNOUNCEMENTS,
-    HOCHZEIT_RULES,
     Action,
     Call,
     format_action,
     parse_action,
+)
+from kartentisch.games.doppelkopf.announcements import (
+    announcement_words,
+    may_still_announce,
+    refusal,
+)
+from kartentisch.games.doppelkopf.declarations import (
+    AUGEN,
+    QUEEN_OF_CLUBS,
+    check_declaration,
+    check_exchange,
+    declaration_options,
+    exchange_options,
+    scharfe_parts,
+    solo_options,
+    trumps_in,
 )
 from kartentisch.games.doppelkopf.events import (
     Announced,
@@ -63,7 +78,7 @@ from kartentisch.games.doppelkopf.events import (
     Redeal,
     TrickWon,
 )
-from kartentisch.games.doppelkopf.options import ALL_SOLI, DoppelkopfOptions
+from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.scoring import (
     Announcement,
     GameFacts,
@@ -74,6 +89,9 @@ from kartentisch.games.doppelkopf.scoring import (
 from kartentisch.games.doppelkopf.trumps import is_normal_order, trick_order
 from kartentisch.tricks import TRUMP, PlayedTrick, TrickOrder, TrickPlay
 
+if TYPE_CHECKING:
+    from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+
 __all__ = [
     "AUGEN",
     "DoppelkopfDeal",
@@ -81,15 +99,6 @@ __all__ = [
     "sort_hand",
 ]
 
-QUEEN_OF_CLUBS: Final = Card("QC")
-ACE_OF_HEARTS: Final = Card("AH")
-KING_OF_HEARTS: Final = Card("KH")
-#: Card points (Augen): A 11, 10 10, K 4, Q 3, J 2, 9 0.
-AUGEN: Final = tuple(
-    {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2}.get(Card(i).rank, 0)
-    for i in range(52)
-)
-_STAGE: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 #: Actions any seat may make out of turn; records prefix them with the seat.
 FREE_WORDS: Final = frozenset({*ANNOUNCEMENTS, "take_back"})
 _PASS: Final = Call("pass")
@@ -109,16 +118,6 @@ def sort_hand(cards: Sequence[Card], order: TrickOrder | None = None) -> tuple[C
     return tuple(
         sorted(cards, key=lambda c: (-power[c] if suit_of[c] == 4 else 0, suit_of[c], -power[c]))
     )
-
-
-def _solo_rank(kind: str, ouvert: bool) -> int:
-    """Seed 003 § Soli: ouvert above all others; then the sheet's order."""
-    return _SOLO_RANK[kind] + (100 if ouvert else 0)
-
-
-_SOLO_RANK: Final = {
-    kind: -ALL_SOLI.index("no_trump" if kind == "fleischlos" else kind) for kind in ALL_SOLI
-}
 
 
 @dataclass(slots=True)
@@ -407,6 +406,14 @@ class DoppelkopfDeal(GameState[Action]):
         return "re" if re is not None and seat in re else "kontra"
 
     @property
+    def declaration_round(self) -> str | None:
+        """The declaration round being asked (``scharfe``, ``solo``, ``marriage``,
+        ``vorbehalt``, ``reservation``), or None after the declarations."""
+        if self.phase != "declare":
+            return None
+        return self._rounds[self._round]
+
+    @property
     def armut_given(self) -> tuple[Card, ...]:
         """The three cards the poor player gave (hidden from the others)."""
         return self._armut_given
@@ -458,11 +465,11 @@ class DoppelkopfDeal(GameState[Action]):
         phase = self.phase
         mine = self.to_move == seat
         if phase == "declare":
-            return self._declaration_options(seat) if mine else []
+            return declaration_options(self, seat) if mine else []
         if phase == "armut_answer":
             return [Call("accept"), Call("refuse")] if mine else []
         if phase in ("armut_give", "armut_return"):
-            return self._exchange_options(seat) if mine else []
+            return exchange_options(self, seat) if mine else []
         out: list[Action] = []
         play = self._play
         assert play is not None
@@ -471,21 +478,13 @@ class DoppelkopfDeal(GameState[Action]):
                 out.extend(dict.fromkeys(play.hands[seat]))
             else:
                 out.extend(play.playable(seat))
-        if self._may_still_announce(seat, len(play.hands[seat])):
+        if may_still_announce(self, seat, len(play.hands[seat])):
             for call in _ANNOUNCEMENT_CALLS:
-                if self._refusal(call, seat) is None:
+                if refusal(self, call, seat) is None:
                     out.append(call)
         if self.options.table_mode and self._take_back_offence(seat) is not None:
             out.append(Call("take_back"))
         return out
-
-    def _may_still_announce(self, seat: int, cards: int) -> bool:
-        """A cheap test before the full rules: is any announcement still in time?"""
-        size = self.options.hand_size
-        if self.options.announcements == "ten_cards":
-            return cards == size
-        # DDV: schwarz with 7 of 12, a reply one card later, a Hochzeit two tricks more.
-        return cards >= size - 8
 
     def following_actions(self, seat: int | None = None) -> list[Card]:
         """The cards that follow suit (the legal cards unless table mode accepts revokes)."""
@@ -496,104 +495,6 @@ class DoppelkopfDeal(GameState[Action]):
         if seat is None or seat != play.to_move:
             return []
         return play.playable(seat)
-
-    def _declaration_options(self, seat: int) -> list[Action]:
-        name = self._rounds[self._round]
-        options = self.options
-        hand = self._hands[seat]
-        out: list[Action] = []
-        if name == "scharfe":
-            aces = hand.count(ACE_OF_HEARTS) == 2
-            kings = hand.count(KING_OF_HEARTS) == 2
-            if aces:
-                out.append(Call("scharfe", "aces"))
-            if kings:
-                out.append(Call("scharfe", "kings"))
-            if aces and kings:
-                out.append(Call("scharfe", "aces kings"))
-            out.append(_PASS)
-        elif name == "solo":
-            out.append(_PASS)
-            out.extend(self._solo_options(seat))
-        elif name == "marriage":
-            out.append(_PASS)
-            if hand.count(QUEEN_OF_CLUBS) == 2:
-                if options.hochzeit == "choice":
-                    out.extend(Call("hochzeit", r) for r in HOCHZEIT_RULES)
-                else:
-                    out.append(Call("hochzeit"))
-            elif self._may_declare_armut(seat):
-                out.append(Call("armut"))
-        elif name == "vorbehalt":
-            out.extend((_PASS, Call("vorbehalt")))
-        elif name == "reservation":
-            if self._solo is not None or self.hochzeit_by is not None:
-                out.append(_PASS)
-            out.extend(self._solo_options(seat))
-            if self._solo is None and hand.count(QUEEN_OF_CLUBS) == 2:
-                out.append(Call("hochzeit"))
-        if options.kings_redeal and self._kings(seat) >= options.kings_redeal:
-            out.append(Call("redeal"))
-        return out
-
-    def _kings(self, seat: int) -> int:
-        return sum(1 for c in self._initial[seat] if c.rank == Rank.KING)
-
-    def _solo_options(self, seat: int) -> list[Call]:
-        options = self.options
-        return [
-            Call("solo", kind, ouvert)
-            for kind in options.soli
-            for ouvert in ((False, True) if options.ouvert else (False,))
-            if self._solo_outranks(seat, kind, ouvert)
-        ]
-
-    def _solo_outranks(self, seat: int, kind: str, ouvert: bool) -> bool:
-        """Whether a claim by ``seat`` beats the best so far (ties go to the earlier seat)."""
-        best = self._solo
-        if best is None:
-            return True
-        if self.options.solo_priority == "ddv":
-            return seat in self.pflicht_due and not best.pflicht
-        return _solo_rank(kind, ouvert) > _solo_rank(best.kind, best.ouvert)
-
-    def _trumps_in(self, cards: Sequence[Card]) -> int:
-        suit_of = self._order.suit_of
-        return sum(1 for c in cards if suit_of[c] == 4)
-
-    def _may_declare_armut(self, seat: int) -> bool:
-        return (
-            self.options.armut
-            and self.armut_by is None
-            and self._hands[seat].count(QUEEN_OF_CLUBS) < 2
-            and self._trumps_in(self._hands[seat]) <= self.options.armut_max_trumps
-        )
-
-    def _exchange_options(self, seat: int) -> list[Action]:
-        """Armut: a few sensible exchanges (any valid three cards are accepted)."""
-        hand = self._hands[seat]
-        suit_of = self._order.suit_of
-        trumps = [c for c in hand if suit_of[c] == 4]
-        plain = sorted((c for c in hand if suit_of[c] != 4), key=lambda c: (AUGEN[c], c))
-        word = "give" if self.phase == "armut_give" else "return"
-        if word == "give":
-            need = 3 - len(trumps)
-            choices = [
-                tuple(trumps) + tuple(plain[:need]),
-                tuple(trumps) + tuple(plain[-need:] if need else ()),
-            ]
-        else:
-            if len(plain) >= 3:
-                choices = [tuple(plain[:3]), tuple(plain[-3:])]
-            else:
-                low_trumps = sorted(trumps, key=lambda c: self._order.power[c])
-                choices = [tuple(plain) + tuple(low_trumps[: 3 - len(plain)])]
-        out: list[Action] = []
-        for cards in choices:
-            call = Call(word, cards=tuple(sorted(cards)))
-            if call not in out:
-                out.append(call)
-        return out
 
     # -- checking -----------------------------------------------------------
 
@@ -632,7 +533,7 @@ class DoppelkopfDeal(GameState[Action]):
                         action=action,
                     )
                 return
-            error = self._refusal(action, who)
+            error = refusal(self, action, who)
             if error is not None:
                 raise error
             return
@@ -648,7 +549,7 @@ class DoppelkopfDeal(GameState[Action]):
         assert to_move is not None
         phase = self.phase
         if phase == "declare":
-            self._check_declaration(action, to_move)
+            check_declaration(self, action, to_move)
         elif phase == "armut_answer":
             if action.word not in ("accept", "refuse"):
                 raise IllegalActionError(
@@ -658,7 +559,7 @@ class DoppelkopfDeal(GameState[Action]):
                     action=action,
                 )
         elif phase in ("armut_give", "armut_return"):
-            self._check_exchange(action, to_move)
+            check_exchange(self, action, to_move)
         else:
             raise IllegalActionError(
                 "play_a_card",
@@ -688,332 +589,7 @@ class DoppelkopfDeal(GameState[Action]):
             raise IllegalActionError("deal_over", "the deal is over", seat=seat, action=card)
         play.check(who, card, must_follow=not self.options.table_mode)
 
-    def _check_declaration(self, call: Call, seat: int) -> None:
-        name = self._rounds[self._round]
-        if call.word == "redeal":
-            need = self.options.kings_redeal
-            if not need:
-                raise IllegalActionError(
-                    "no_kings_redeal",
-                    "these rules have no redeal for kings",
-                    seat=seat,
-                    action=call,
-                )
-            if self._kings(seat) < need:
-                raise IllegalActionError(
-                    "kings_redeal",
-                    f"a redeal needs {need} kings in the dealt hand; seat {seat} holds "
-                    f"{self._kings(seat)}",
-                    seat=seat,
-                    action=call,
-                )
-            return
-        if call.word == "scharfe" and name == "scharfe":
-            hand = self._hands[seat]
-            parts = call.detail.split() or [
-                p
-                for p, c in (("aces", ACE_OF_HEARTS), ("kings", KING_OF_HEARTS))
-                if hand.count(c) == 2
-            ]
-            if not parts:
-                raise IllegalActionError(
-                    "scharfe_needs_pair",
-                    "Scharfe needs both Herz-Asse or both Herz-Könige in the dealt hand",
-                    seat=seat,
-                    action=call,
-                )
-            for part in parts:
-                card = ACE_OF_HEARTS if part == "aces" else KING_OF_HEARTS
-                if hand.count(card) != 2:
-                    raise IllegalActionError(
-                        "scharfe_needs_pair",
-                        f"scharfe {part} needs both {card.symbol} in the dealt hand",
-                        seat=seat,
-                        action=call,
-                    )
-            return
-        if call.word == "solo" and name in ("solo", "reservation"):
-            if call.detail not in self.options.soli:
-                raise IllegalActionError(
-                    "solo_not_played",
-                    f"these rules have no {call.detail} solo: {', '.join(self.options.soli)}",
-                    seat=seat,
-                    action=call,
-                )
-            if call.ouvert and not self.options.ouvert:
-                raise IllegalActionError(
-                    "no_ouvert", "these rules have no ouvert soli", seat=seat, action=call
-                )
-            if not self._solo_outranks(seat, call.detail, call.ouvert):
-                best = self._solo
-                assert best is not None
-                raise IllegalActionError(
-                    "solo_outranked",
-                    f"seat {best.seat}'s {best.kind} solo{' ouvert' if best.ouvert else ''} "
-                    "already ranks higher",
-                    seat=seat,
-                    action=call,
-                )
-            return
-        if call.word == "hochzeit" and name in ("marriage", "reservation"):
-            if self._hands[seat].count(QUEEN_OF_CLUBS) != 2:
-                raise IllegalActionError(
-                    "hochzeit_needs_both",
-                    "a Hochzeit needs both Kreuz-Damen (Alten) in one hand",
-                    seat=seat,
-                    action=call,
-                )
-            if name == "reservation" and self._solo is not None:
-                raise IllegalActionError(
-                    "solo_outranked",
-                    "a solo has been declared; a Hochzeit ranks below it",
-                    seat=seat,
-                    action=call,
-                )
-            if call.detail and call.detail != "first_trick" and self.options.hochzeit != "choice":
-                raise IllegalActionError(
-                    "hochzeit_first_trick",
-                    "under these rules the first trick won by another player finds the partner",
-                    seat=seat,
-                    action=call,
-                )
-            return
-        if call.word == "armut" and name == "marriage":
-            if not self.options.armut:
-                raise IllegalActionError(
-                    "no_armut", "these rules have no Armut", seat=seat, action=call
-                )
-            if self.armut_by is not None:
-                raise IllegalActionError(
-                    "armut_taken",
-                    f"seat {self.armut_by} has already declared an Armut",
-                    seat=seat,
-                    action=call,
-                )
-            if self._hands[seat].count(QUEEN_OF_CLUBS) == 2:
-                raise IllegalActionError(
-                    "armut_with_hochzeit",
-                    "with both Alten in hand it is a Hochzeit, not an Armut",
-                    seat=seat,
-                    action=call,
-                )
-            trumps = self._trumps_in(self._hands[seat])
-            limit = self.options.armut_max_trumps
-            if trumps > limit:
-                raise IllegalActionError(
-                    "armut_too_many_trumps",
-                    f"an Armut is at most {limit} trumps; seat {seat} holds {trumps}",
-                    seat=seat,
-                    action=call,
-                )
-            return
-        if call.word == "pass":
-            if name == "reservation" and self._solo is None and self.hochzeit_by is None:
-                raise IllegalActionError(
-                    "name_reservation",
-                    "you said Vorbehalt: name it (a solo or a Hochzeit)",
-                    seat=seat,
-                    action=call,
-                )
-            return
-        if call.word == "vorbehalt" and name == "vorbehalt":
-            return
-        raise IllegalActionError(
-            "not_now",
-            f"{call} is not a declaration of this round ({_ROUND_NAMES[name]})",
-            seat=seat,
-            action=call,
-        )
-
-    def _check_exchange(self, call: Call, seat: int) -> None:
-        word = "give" if self.phase == "armut_give" else "return"
-        if call.word != word:
-            raise IllegalActionError(
-                "armut_exchange",
-                f"seat {seat} must {word} three cards now ('{word} C C C')",
-                seat=seat,
-                action=call,
-            )
-        cards = list(call.cards)
-        hand = list(self._hands[seat])
-        if len(cards) != 3:
-            raise IllegalActionError(
-                "armut_three_cards",
-                f"exactly three cards are passed, not {len(cards)}",
-                seat=seat,
-                action=call,
-            )
-        for card in cards:
-            if card not in hand:
-                raise IllegalActionError(
-                    "not_in_hand",
-                    f"{card.symbol} is not in seat {seat}'s hand",
-                    seat=seat,
-                    action=call,
-                )
-            hand.remove(card)
-        suit_of = self._order.suit_of
-        if word == "give":
-            left = [c for c in hand if suit_of[c] == 4]
-            if left:
-                raise IllegalActionError(
-                    "armut_all_trumps",
-                    f"the three cards must hold all trumps: {left[0].symbol} is still in hand",
-                    seat=seat,
-                    action=call,
-                )
-        else:
-            trumps = sum(1 for c in cards if suit_of[c] == 4)
-            plain_in_hand = sum(1 for c in self._hands[seat] if suit_of[c] != 4)
-            if trumps > max(0, 3 - plain_in_hand):
-                raise IllegalActionError(
-                    "armut_return_plain",
-                    "trumps go back only when there are not enough other cards",
-                    seat=seat,
-                    action=call,
-                )
-
     # -- announcements ------------------------------------------------------
-
-    def _refusal(self, call: Call, seat: int) -> IllegalActionError | None:
-        """Why ``seat`` may not announce ``call`` now (None if it may)."""
-        try:
-            self._announcement_words(call.word, seat)
-        except IllegalActionError as exc:
-            return exc
-        return None
-
-    def _announcement_words(self, word: str, seat: int) -> tuple[str, list[str], bool]:
-        """The party, the words ``word`` adds (implied lower ones first) and whether it offends.
-
-        Raises :class:`IllegalActionError` when the announcement is refused.
-        """
-        options = self.options
-        house_timing = options.announcements == "ten_cards"
-        if self.phase != "play" or self._play is None:
-            raise IllegalActionError(
-                "announce_in_play",
-                "announcements come after the declarations, during play",
-                seat=seat,
-                action=word,
-            )
-        party = self.party_of(seat)
-        if party is None:
-            raise IllegalActionError(
-                "hochzeit_unclarified",
-                "the Hochzeit partner is not found yet: nobody knows his party",
-                seat=seat,
-                action=word,
-            )
-        hochzeit_open = self.game_type == "hochzeit" and self.hochzeit_partner is None
-        if hochzeit_open and not house_timing and not self.solo:
-            raise IllegalActionError(
-                "hochzeit_unclarified",
-                "announcements begin after the Hochzeit's deciding trick",
-                seat=seat,
-                action=word,
-            )
-        own = "re" if party == "re" else "kontra"
-        said = {(a.party, a.word) for a in self.announcements}
-        offence = False
-        if word in ("re", "kontra") and word != own:
-            if not options.table_mode:
-                raise IllegalActionError(
-                    "wrong_party",
-                    f"seat {seat} plays {own.capitalize()} and cannot say {word.capitalize()}",
-                    seat=seat,
-                    action=word,
-                )
-            offence = True
-        house_solo = options.scoring == "house" and self.solo and not self.silent
-        if house_solo:
-            if seat == self.soloist:
-                raise IllegalActionError(
-                    "solo_implicit_re",
-                    "a solo holds an implicit Re; the soloist announces nothing",
-                    seat=seat,
-                    action=word,
-                )
-            if word != "kontra" and not offence:
-                raise IllegalActionError(
-                    "solo_only_kontra",
-                    "a solo has no stages: its opponents may only say Kontra",
-                    seat=seat,
-                    action=word,
-                )
-        if self.game_type == "armut" and seat in (self.armut_by, self.armut_partner):
-            if not options.table_mode:
-                raise IllegalActionError(
-                    "armut_no_announcements",
-                    "after an Armut the two players who exchanged cards may not announce",
-                    seat=seat,
-                    action=word,
-                )
-            offence = True
-        if offence:
-            if (party, word) in said:
-                raise IllegalActionError(
-                    "already_announced",
-                    f"{word} has already been said for this party",
-                    seat=seat,
-                    action=word,
-                )
-            self._check_timing(word, seat, party, [word])
-            return party, [word], True
-        chain = [own, "no90", "no60", "no30", "schwarz"][: _STAGE[word] + 1]
-        if (party, word) in said:
-            raise IllegalActionError(
-                "already_announced",
-                f"{_WORD_TEXT[word]} has already been announced by this party (once per party)",
-                seat=seat,
-                action=word,
-            )
-        missing = [w for w in chain if (party, w) not in said]
-        self._check_timing(word, seat, party, missing)
-        return party, missing, False
-
-    def _check_timing(self, word: str, seat: int, party: str, words: list[str]) -> None:
-        play = self._play
-        assert play is not None
-        cards = len(play.hands[seat])
-        size = self.options.hand_size
-        if self.options.announcements == "ten_cards":
-            if cards < size:
-                raise IllegalActionError(
-                    "announce_with_all_cards",
-                    f"announcements only while holding all {size} own cards "
-                    f"(seat {seat} holds {cards})",
-                    seat=seat,
-                    action=word,
-                    cards=size,
-                )
-            return
-        shift = (self.hochzeit_trick or 1) - 1 if self.game_type == "hochzeit" else 0
-        for w in words:
-            need = size - 1 - _STAGE[w] - shift
-            if cards >= need:
-                continue
-            if w in ("re", "kontra") and words == [w]:
-                reply = self._reply_minimum(party)
-                if reply is not None and cards >= reply:
-                    continue
-            raise IllegalActionError(
-                "announcement_deadline",
-                f"{_WORD_TEXT[w]} needs at least {need} cards in hand (seat {seat} holds {cards})",
-                seat=seat,
-                action=word,
-                cards=need,
-            )
-
-    def _reply_minimum(self, party: str) -> int | None:
-        """TSR: Re/Kontra answers the other party one card later than its last word needed."""
-        size = self.options.hand_size
-        shift = (self.hochzeit_trick or 1) - 1 if self.game_type == "hochzeit" else 0
-        theirs = [a.word for a in self.announcements if a.party != party]
-        if not theirs:
-            return None
-        top = max(_STAGE[w] for w in theirs)
-        return size - 1 - top - shift - 1
 
     # -- applying -----------------------------------------------------------
 
@@ -1077,11 +653,7 @@ class DoppelkopfDeal(GameState[Action]):
         shown = call
         if call.word == "scharfe":
             hand = self._hands[seat]
-            parts = call.detail.split() or [
-                p
-                for p, c in (("aces", ACE_OF_HEARTS), ("kings", KING_OF_HEARTS))
-                if hand.count(c) == 2
-            ]
+            parts = scharfe_parts(hand, call.detail)
             if "aces" in parts:
                 self.scharfe_aces_by = seat
             if "kings" in parts:
@@ -1102,7 +674,7 @@ class DoppelkopfDeal(GameState[Action]):
         self._queue.pop(0)
         if name == "reservation":
             self._queue = [s for s in self._queue if self._may_outrank(s)]
-        elif name == "solo" and self._queue and not self._solo_options(self._queue[0]):
+        elif name == "solo" and self._queue and not solo_options(self, self._queue[0]):
             # Nothing can outrank the solo declared (public knowledge): the round ends.
             self._queue = []
         while not self._queue:
@@ -1153,7 +725,7 @@ class DoppelkopfDeal(GameState[Action]):
             direction = "down"
         self.armut_partner = partner
         self.armut_direction = direction
-        self.armut_trumps = self._trumps_in(self._hands[poor])
+        self.armut_trumps = trumps_in(self, self._hands[poor])
         self.phase = "armut_answer"
         return [ArmutOffered(poor, self.armut_trumps, direction, partner)]
 
@@ -1181,7 +753,7 @@ class DoppelkopfDeal(GameState[Action]):
         for card in call.cards:
             self._hands[seat].remove(card)
         self._hands[to].extend(call.cards)
-        trumps = self._trumps_in(call.cards)
+        trumps = trumps_in(self, call.cards)
         new: list[Event] = [ArmutCardsPassed(seat, to, call.word, len(call.cards), trumps)]
         if self.phase == "armut_give":
             self._armut_given = call.cards
@@ -1297,7 +869,7 @@ class DoppelkopfDeal(GameState[Action]):
         self._clarify_hochzeit()
 
     def _announce(self, word: str, seat: int) -> list[Event]:
-        party, words, offence = self._announcement_words(word, seat)
+        party, words, offence = announcement_words(self, word, seat)
         for w in words:
             self.announcements.append(Announcement(seat, party, w))  # type: ignore[arg-type]
         if offence:
@@ -1436,7 +1008,7 @@ class DoppelkopfDeal(GameState[Action]):
 
     # -- observation and record ----------------------------------------------
 
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int) -> DoppelkopfObservation:
         from kartentisch.games.doppelkopf.observation import observe
 
         return observe(self, seat)
@@ -1465,23 +1037,6 @@ class DoppelkopfDeal(GameState[Action]):
             for a, s in zip(self._actions, self._action_seats, strict=True)
         ]
         return out
-
-
-_ROUND_NAMES: Final = {
-    "scharfe": "Scharfe",
-    "solo": "soli",
-    "marriage": "Hochzeit or Armut",
-    "vorbehalt": "gesund or Vorbehalt",
-    "reservation": "naming the reservation",
-}
-_WORD_TEXT: Final = {
-    "re": "Re",
-    "kontra": "Kontra",
-    "no90": "keine 90",
-    "no60": "keine 60",
-    "no30": "keine 30",
-    "schwarz": "schwarz",
-}
 
 
 def _to_card(value: object) -> Card:

@@ -39,6 +39,7 @@ class DoppelkopfObservation:
     dealer: int
     playing: tuple[int, ...]
     phase: str
+    declaration_round: str | None
     hand: tuple[Card, ...]
     to_move: int | None
     legal_actions: tuple[Action, ...]
@@ -76,10 +77,6 @@ class DoppelkopfObservation:
     def trick_number(self) -> int:
         """1-based number of the trick being played."""
         return len(self.tricks) + 1
-
-    @property
-    def is_trump(self) -> frozenset[Card]:
-        return frozenset(self.trumps)
 
     def to_dict(self) -> dict[str, Any]:
         from kartentisch.engine import jsonable
@@ -132,6 +129,7 @@ def observe(deal: DoppelkopfDeal, seat: int) -> DoppelkopfObservation:
         dealer=deal.dealer,
         playing=deal.playing,
         phase=deal.phase,
+        declaration_round=deal.declaration_round,
         hand=deal.hand(seat),
         to_move=deal.to_move,
         legal_actions=tuple(deal.legal_actions(seat)),

@@ -177,6 +177,13 @@ class DoppelkopfOptions:
                 )
         if len(set(soli)) != len(soli):
             raise OptionError("option soli names a solo kind twice")
+        if self.declarations == "ddv":
+            for name in ("armut", "scharfe"):
+                if getattr(self, name):
+                    raise OptionError(
+                        f"option {name} needs the sheet's order of declarations "
+                        "(declarations: sheet); the DDV order has no place for it"
+                    )
         for name, low, high in (
             ("hochzeit_tricks", 1, 12),
             ("armut_max_trumps", 0, 6),

@@ -200,7 +200,7 @@ def deal_summary(deal: DoppelkopfDeal) -> dict[str, Any]:
     out["solo"] = facts.solo if facts is not None else deal.solo
     out["ouvert"] = deal.ouvert
     out["soloist"] = deal.soloist
-    if deal.hochzeit_by is not None:
+    if deal.hochzeit_by is not None and deal.game_type != "armut":
         out["hochzeit"] = {
             "holder": deal.hochzeit_by,
             "rule": deal.hochzeit_rule,

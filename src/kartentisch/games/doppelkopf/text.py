@@ -14,12 +14,95 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from kartentisch.cards import format_cards
+from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Call
-from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
-from kartentisch.i18n import t
+from kartentisch.i18n import describe_refusal, t
 
-__all__ = ["call_text", "dk", "game_name", "render", "seat_label"]
+__all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label"]
+
+#: Refusals by rule code, for the languages the engine's English message is not in.
+_REFUSALS: Final[dict[str, dict[str, str]]] = {
+    "wrong_party": {
+        "de": "das ist die Ansage der anderen Partei",
+        "ru": "это объявление другой партии",
+    },
+    "already_announced": {
+        "de": "das hat deine Partei schon angesagt (jede Ansage nur einmal)",
+        "ru": "ваша партия это уже объявила (каждое объявление один раз)",
+    },
+    "announce_with_all_cards": {
+        "de": "ansagen darf nur, wer noch alle eigenen Karten hat",
+        "ru": "объявлять можно, только пока на руке все свои карты",
+    },
+    "announcement_deadline": {
+        "de": "zu spät für diese Ansage (zu wenige Karten auf der Hand)",
+        "ru": "слишком поздно для этого объявления (мало карт на руке)",
+    },
+    "announce_in_play": {
+        "de": "angesagt wird erst nach den Vorbehalten",
+        "ru": "объявления — только после заявок",
+    },
+    "solo_outranked": {
+        "de": "ein höheres Solo ist schon angesagt",
+        "ru": "уже заявлено более старшее соло",
+    },
+    "solo_implicit_re": {
+        "de": "im Solo ist das Re schon enthalten; der Solist sagt nichts an",
+        "ru": "в соло Re подразумевается; солист ничего не объявляет",
+    },
+    "solo_only_kontra": {
+        "de": "gegen ein Solo gibt es nur Kontra",
+        "ru": "против соло можно объявить только Kontra",
+    },
+    "hochzeit_unclarified": {
+        "de": "die Hochzeit ist noch nicht geklärt",
+        "ru": "партнёр по свадьбе ещё не найден",
+    },
+    "armut_no_announcements": {
+        "de": "nach einer Armut sagen die beiden nichts an",
+        "ru": "после Armut эти двое ничего не объявляют",
+    },
+    "declarations_first": {
+        "de": "erst werden die Vorbehalte geklärt",
+        "ru": "сначала заявки",
+    },
+    "play_a_card": {"de": "jetzt wird eine Karte gespielt", "ru": "сейчас нужно сыграть карту"},
+    "armut_all_trumps": {
+        "de": "die drei Karten müssen alle Trümpfe enthalten",
+        "ru": "среди трёх карт должны быть все козыри",
+    },
+    "armut_three_cards": {"de": "genau drei Karten", "ru": "ровно три карты"},
+    "armut_return_plain": {
+        "de": "Trumpf nur zurück, wenn nicht genug Fehl da ist",
+        "ru": "козыри возвращаются, только если не хватает некозырных",
+    },
+    "armut_too_many_trumps": {
+        "de": "für eine Armut hast du zu viele Trümpfe",
+        "ru": "для Armut у вас слишком много козырей",
+    },
+    "hochzeit_needs_both": {
+        "de": "eine Hochzeit braucht beide Kreuz-Damen",
+        "ru": "для свадьбы нужны обе дамы треф",
+    },
+    "scharfe_needs_pair": {
+        "de": "Scharfe braucht beide Herz-Asse oder beide Herz-Könige",
+        "ru": "нужны оба туза или оба короля червей",
+    },
+    "kings_redeal": {
+        "de": "einmischen nur mit fünf Königen",
+        "ru": "пересдача только с пятью королями",
+    },
+    "name_reservation": {
+        "de": "nenne deinen Vorbehalt (Solo oder Hochzeit)",
+        "ru": "назовите оговорку (соло или свадьба)",
+    },
+    "nothing_to_take_back": {
+        "de": "zurücknehmen nur den eigenen Fehler, bevor die nächste Karte liegt",
+        "ru": "взять назад можно только свою ошибку до следующей карты",
+    },
+}
 
 _CATALOG: Final[dict[str, dict[str, str]]] = {
     "game_normal": {"en": "normal game", "de": "Normalspiel", "ru": "обычная игра"},
@@ -46,6 +129,7 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
     "word_no60": {"en": "no 60", "de": "keine 60", "ru": "без 60"},
     "word_no30": {"en": "no 30", "de": "keine 30", "ru": "без 30"},
     "word_schwarz": {"en": "schwarz", "de": "schwarz", "ru": "шварц (ни взятки)"},
+    "all_pass": {"en": "everyone is healthy", "de": "alle gesund", "ru": "все «здоровы»"},
     "word_pass": {"en": "pass (healthy)", "de": "gesund", "ru": "пас"},
     "word_vorbehalt": {"en": "reservation", "de": "Vorbehalt", "ru": "оговорка"},
     "word_armut": {"en": "Armut", "de": "Armut", "ru": "бедность"},
@@ -189,6 +273,14 @@ def dk(lang: str, key: str, **fields: Any) -> str:
     return text.format(**fields) if fields else text
 
 
+def refusal_text(error: IllegalActionError, lang: str) -> str:
+    """A refused Doppelkopf action explained in ``lang`` (the engine's message in English)."""
+    entry = _REFUSALS.get(error.rule)
+    if entry is not None and lang in entry:
+        return entry[lang]
+    return describe_refusal(error, lang)
+
+
 def seat_label(seat: int, names: Sequence[str] | None) -> str:
     return names[seat] if names is not None else f"#{seat}"
 
@@ -241,9 +333,13 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
         if seat not in deal.playing:
             lines.append("  " + dk(lang, "sits_out", who=label(seat)))
             continue
-        lines.append(f"  {label(seat):>12}: {format_cards(hand, symbols=True)}")
-    for seat, call in deal.declarations:
+        shown = sort_hand(hand)
+        lines.append(f"  {label(seat):>12}: {format_cards(shown, symbols=True)}")
+    spoken = [(seat, call) for seat, call in deal.declarations if call.word != "pass"]
+    for seat, call in spoken:
         lines.append("  " + dk(lang, "declares", who=label(seat), what=call_text(call, lang)))
+    if deal.declarations and not spoken:
+        lines.append("  " + dk(lang, "all_pass"))
     if deal.armut_partner is not None and deal.armut_by is not None:
         key = "armut_offer_up" if deal.armut_direction == "up" else "armut_offer_down"
         lines.append(

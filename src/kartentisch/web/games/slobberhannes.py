@@ -12,9 +12,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kartentisch.bots import LEVELS, Bot
+from kartentisch.bots import LEVELS
+from kartentisch.cards import Card
 from kartentisch.errors import IllegalActionError, NotationError, OptionError
-from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+from kartentisch.games.slobberhannes.deal import SlobberhannesDeal, SlobberhannesObservation
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
@@ -84,9 +85,13 @@ class SlobberhannesTable:
         match.play(card, seat)
         self._actions.append((seat, str(card)))
 
-    def bot_action(self, seat: int, bot: Bot) -> str:
-        card = bot.choose(self.match.deal.observation(seat))
-        return str(card)
+    def observation(self, seat: int) -> SlobberhannesObservation:
+        return self.match.deal.observation(seat)
+
+    def format_action(self, action: Any) -> str:
+        if not isinstance(action, Card):
+            raise TypeError(f"a Slobberhannes action is a card, not {action!r}")
+        return str(action)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         match = self.match
@@ -178,6 +183,8 @@ class SlobberhannesTableType:
     min_seats = 3
     max_seats = 7
     bot_levels: tuple[str, ...] = LEVELS["slobberhannes"]
+    #: Quick and sensible; the strong bot thinks up to a second or two per card.
+    default_bot_level = "heuristic"
     presets: Mapping[str, Mapping[str, Any]] = PRESETS
 
     def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
@@ -215,6 +222,7 @@ class SlobberhannesTableType:
             "max_seats": self.max_seats,
             "default_seats": 4,
             "bot_levels": list(self.bot_levels),
+            "default_bot_level": self.default_bot_level,
             "presets": {name: dict(values) for name, values in self.presets.items()},
             "options": {
                 name: {"choices": choices, "default": getattr(defaults, name)}

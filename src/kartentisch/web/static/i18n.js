@@ -6,8 +6,10 @@ export const LANGUAGE_NAMES = { de: "Deutsch", en: "English", ru: "Русски�
 let messages = {};
 export let lang = "en";
 
-/** The language stored by the switcher, else the browser's first of de/en/ru. */
+/** ``?lang=`` in the address, the language stored by the switcher, else the browser's first of de/en/ru. */
 export function pickLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGUAGES.includes(asked)) return asked;
   const stored = localStorage.getItem("kt.lang");
   if (LANGUAGES.includes(stored)) return stored;
   for (const tag of navigator.languages || [navigator.language || "en"]) {

@@ -39,7 +39,7 @@ function createForm(games, navigate) {
       h("option", { value: "open" }, t("lobby.seat_open")),
       game.bot_levels.map((level) => h("option", { value: `bot:${level}` }, t("lobby.seat_bot", { level: t(`level.${level}`) }))),
     );
-    select.value = i === 0 ? "you" : `bot:${game.bot_levels[game.bot_levels.length - 1]}`;
+    select.value = i === 0 ? "you" : `bot:${game.default_bot_level}`;
     return h("li", {}, select);
   };
   const drawSeats = () => {

@@ -4,7 +4,7 @@ import { api, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 export async function showRules(root, game) {
-  const { games } = await api("/api/games");
+  const { rules } = await api("/api/games");
   const response = await fetch(`/api/rules/${encodeURIComponent(game)}/${lang}?format=html`);
   const article = h("article.panel.rules");
   if (response.ok) {
@@ -13,6 +13,6 @@ export async function showRules(root, game) {
   } else {
     article.append(h("p.error", {}, t("error.no_rules", { game, lang })));
   }
-  const nav = h("nav.rule-games", {}, games.map((g) => h("a", { href: `/rules/${g.name}`, "data-link": "" }, g.titles?.[lang] || g.name)));
+  const nav = h("nav.rule-games", {}, rules.map((g) => h("a", { href: `/rules/${g.name}`, "data-link": "" }, g.titles?.[lang] || g.name)));
   root.replaceChildren(h("div.rules-page", {}, nav, article));
 }

@@ -1,7 +1,7 @@
 // A table in real time: the WebSocket, the waiting room, and the game screen
 // drawn by the game's own renderer (games/<name>.js).
 
-import { forgetSeat, h, savedSeat, toast } from "./dom.js";
+import { forgetSeat, h, savedSeat, saveSeat, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 
@@ -20,6 +20,12 @@ export class TableScreen {
     this.renderer = null;
     this.memory = {}; // what the renderer keeps between states (open dialogs …)
     this.clock = setInterval(() => this.tick(), 1000);
+    // A resume link (/t/ID#seat=N&token=T) moves a seat to another browser.
+    const resume = new URLSearchParams(location.hash.slice(1));
+    if (resume.get("token")) {
+      saveSeat(tableId, Number(resume.get("seat") ?? -1), resume.get("token"));
+      history.replaceState(null, "", location.pathname);
+    }
     this.root.replaceChildren(h("p.muted", {}, t("ui.connecting")));
     this.connect();
   }

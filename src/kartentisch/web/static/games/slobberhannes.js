@@ -39,15 +39,15 @@ function seatBox(view, table, seat) {
   if (seat === view.seat) classes.push("me");
   const badges = [];
   if (view.dealer === seat) badges.push(h("span.badge", { title: t("ui.dealer") }, t("ui.dealer_short")));
-  if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t("ui.bot") }, "🤖"));
-  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, "🤖"));
-  else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", { title: t("ui.offline") }, "⚡"));
+  if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t(`level.${info.level}`) }, t("ui.bot")));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
+  else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   const backs = seat === view.seat ? null : h("div.backs", {}, Array.from({ length: view.hand_sizes[seat] }, () => h("span.back", { html: backSVG() })));
   return h(`div.${classes.join(".")}`, { style: { left: `${p.x}%`, top: `${p.y}%` } },
     h("div.seat-name", {}, nameOf(view, table, seat), " ", badges),
     backs,
-    h("div.seat-score", {},
-      t("ui.this_deal_short", { n: view.penalties[seat] }), " · ", t("ui.total_short", { n: view.totals[seat] })));
+    h("div.seat-score", { title: t("ui.seat_score", { n: view.penalties[seat], total: view.totals[seat] }) },
+      `${view.penalties[seat]} · Σ ${view.totals[seat]}`));
 }
 
 function statusLine(view, table) {

@@ -1,0 +1,122 @@
+"""The terminal game and the ``kartentisch`` commands for Doppelkopf."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from kartentisch.bots import make_bot
+from kartentisch.cli import doppelkopf as cli
+from kartentisch.cli.main import main
+from kartentisch.games.doppelkopf import DoppelkopfMatch, DoppelkopfOptions
+
+
+def run_session(
+    tmp_path: Path, rules: str, players: int, deals: int = 2, table_mode: bool = False
+) -> str:
+    options = DoppelkopfOptions.from_dict(
+        {"preset": rules, "players": players, "table_mode": table_mode}
+    )
+    match = DoppelkopfMatch(
+        options, seats=["You", "Ben", "Carla", "Dan", "Eva"][:players], seed=4, start=False
+    )
+    bots = {s: make_bot("doppelkopf", "heuristic", s) for s in range(1, players)}
+    played = 0
+
+    def read(prompt: str) -> str:
+        nonlocal played
+        if "lift" in prompt:
+            return "5"
+        if "Kulanz" in prompt:
+            return "y"
+        if "next" in prompt.lower():
+            played += 1
+            return "q" if played >= deals else ""
+        legal = match.deal.legal_actions(0)
+        cards = [a for a in legal if not hasattr(a, "word")]
+        return str(cards[0] if cards else legal[0])
+
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=False)
+    save = tmp_path / "session.json"
+    status = cli.TerminalGame(match, bots, "en", str(save), console, read).run()
+    assert status == 0
+    assert save.exists()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("rules", "players"), [("house", 4), ("house", 5), ("ddv", 4)])
+def test_terminal_session(
+    tmp_path: Path, rules: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = run_session(tmp_path, rules, players)
+    assert "Score sheet" in text and "Game:" in text
+    assert main(["replay", str(tmp_path / "session.json"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["game"] == "doppelkopf" and len(summary["points"]) == players
+
+
+def test_play_command_parses_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, object] = {}
+
+    def fake_run(self: cli.TerminalGame) -> int:
+        seen["options"] = self.match.options
+        seen["names"] = self.match.seat_names
+        return 0
+
+    monkeypatch.setattr(cli.TerminalGame, "run", fake_run)
+    assert main(["play", "doppelkopf", "--rules", "ddv", "--players", "5", "--seed", "3"]) == 0
+    options = seen["options"]
+    assert isinstance(options, DoppelkopfOptions)
+    assert options.preset == "ddv" and options.players == 5
+
+
+def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("de", "en", "ru"):
+        assert main(["rules", "doppelkopf", "--lang", lang]) == 0
+        assert "Doppelkopf" in capsys.readouterr().out or lang == "ru"
+    assert main(["rules", "doko"]) == 0
+
+
+def test_replay_text_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = DoppelkopfMatch(seed=2, first_dealer=0)
+    deal = match.deal
+    while not deal.is_over:
+        match.apply(deal.legal_actions()[0])
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal.to_record()), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Deal 1" in out and "Points" in out
+    record = deal.to_record()
+    record["actions"] = ["QC", *record["actions"]]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert "action 1" in capsys.readouterr().err
+
+
+def test_args_namespace_defaults() -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_play_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.rules, args.players, args.bots, args.table_mode) == (
+        "house",
+        4,
+        "heuristic",
+        False,
+    )
+
+
+def test_refusals_in_three_languages() -> None:
+    from kartentisch.errors import IllegalActionError
+    from kartentisch.games.doppelkopf.text import refusal_text
+
+    error = IllegalActionError("wrong_party", "seat 1 plays Kontra and cannot say Re")
+    assert refusal_text(error, "en") == "seat 1 plays Kontra and cannot say Re"
+    assert "Partei" in refusal_text(error, "de")
+    assert "партии" in refusal_text(error, "ru")
