@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 
@@ -84,6 +86,34 @@ def _setup_slobberhannes() -> PlayFn:
     return slobberhannes_playout
 
 
+def _doppelkopf_playout(options: DoppelkopfOptions) -> PlayFn:
+    """One 4-player Doppelkopf deal from one shuffle, every decision random.
+
+    A decision is every action the seat to move makes: declarations, the Armut
+    answer and exchange, cards, and the announcements that
+    ``legal_actions()`` offers it beside its cards. A deal that ends in a
+    redeal (five kings, a refused Armut) counts as a game with its decisions.
+    """
+
+    def doppelkopf_playout(rng: random.Random) -> int:
+        deal = DoppelkopfDeal.from_seed(rng, dealer=rng.randrange(4), options=options)
+        decisions = 0
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+            decisions += 1
+        return decisions
+
+    return doppelkopf_playout
+
+
+def _setup_doppelkopf_house() -> PlayFn:
+    return _doppelkopf_playout(DoppelkopfOptions.preset_named("house"))
+
+
+def _setup_doppelkopf_ddv() -> PlayFn:
+    return _doppelkopf_playout(DoppelkopfOptions.preset_named("ddv"))
+
+
 def _setup_openspiel_hearts() -> PlayFn:
     """OpenSpiel's Hearts, default parameters, driven by the same loop as ours."""
     try:
@@ -112,6 +142,13 @@ def _setup_openspiel_hearts() -> PlayFn:
 #: The engines, in the order they run within a round. Add new engines here.
 ENGINES: Final[tuple[Engine, ...]] = (
     Engine("slobberhannes", "Slobberhannes (kartentisch)", "deals", _setup_slobberhannes),
+    Engine(
+        "doppelkopf_house",
+        "Doppelkopf, house rules (kartentisch)",
+        "deals",
+        _setup_doppelkopf_house,
+    ),
+    Engine("doppelkopf_ddv", "Doppelkopf, DDV (kartentisch)", "deals", _setup_doppelkopf_ddv),
     Engine(
         "openspiel_hearts",
         "Hearts (OpenSpiel)",

@@ -25,7 +25,7 @@ from typing import Any
 from kartentisch.bots import LEVELS, Bot, make_bot
 from kartentisch.errors import KartentischError
 
-__all__ = ["BotResult", "TournamentResult", "play_duplicate_deal", "run_tournament"]
+__all__ = ["BotResult", "Margin", "TournamentResult", "play_duplicate_deal", "run_tournament"]
 
 #: Plays one deal: (deal seed, dealer, bots by seat, options) → points by seat.
 DealRunner = Callable[[int, int, Sequence[Bot], dict[str, Any]], tuple[float, ...]]
@@ -44,9 +44,29 @@ def _slobberhannes_deal(
     return tuple(float(p) for p in deal.points())
 
 
+def _doppelkopf_deal(
+    seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
+) -> tuple[float, ...]:
+    """One Doppelkopf deal (house rules unless ``options`` say otherwise).
+
+    The seat to move acts: declarations, the Armut, cards, and announcements
+    on its own turn. Points are the sheet's for this deal: in house rules the
+    winners' value (losers 0, a lost solo negative); a redeal scores 0.
+    """
+    from kartentisch.games.doppelkopf import DoppelkopfDeal
+
+    deal = DoppelkopfDeal.from_seed(seed, dealer=dealer, options=options)
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+    return tuple(float(p) for p in deal.points())
+
+
 #: Games with a deal runner, and whether lower points are better.
 RUNNERS: dict[str, tuple[DealRunner, bool]] = {
     "slobberhannes": (_slobberhannes_deal, True),
+    "doppelkopf": (_doppelkopf_deal, False),
 }
 
 
@@ -108,6 +128,32 @@ class BotResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Margin:
+    """The paired difference of two kinds of bot: ``first`` minus ``second``.
+
+    Per deal, one kind's mean points minus the other's over the same cards
+    (duplicate), averaged over the deals, with a 95% confidence interval.
+    """
+
+    first: str
+    second: str
+    mean: float
+    ci95: float
+    samples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "first": self.first,
+            "second": self.second,
+            "mean": self.mean,
+            "ci95": self.ci95,
+            "low": self.mean - self.ci95,
+            "high": self.mean + self.ci95,
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentResult:
     game: str
     bots: tuple[str, ...]
@@ -115,6 +161,8 @@ class TournamentResult:
     seed: int
     lower_is_better: bool
     rows: tuple[BotResult, ...]
+    #: With exactly two kinds of bot: the first listed minus the other.
+    margin: Margin | None = None
 
     def row(self, bot: str) -> BotResult:
         for row in self.rows:
@@ -131,6 +179,7 @@ class TournamentResult:
             "format": "duplicate",
             "lower_is_better": self.lower_is_better,
             "results": [r.to_dict() for r in self.rows],
+            **({"margin": self.margin.to_dict()} if self.margin is not None else {}),
         }
 
 
@@ -138,16 +187,30 @@ def _summarise(
     game: str, levels: Sequence[str], seed: int, per_deal: list[list[list[float]]]
 ) -> TournamentResult:
     rows = []
+    by_kind: dict[str, list[float]] = {}
     for kind in dict.fromkeys(levels):
         positions = [i for i, level in enumerate(levels) if level == kind]
         # One sample per deal: this kind's mean points per hand played.
         samples = [statistics.fmean(p for i in positions for p in deal[i]) for deal in per_deal]
-        mean = statistics.fmean(samples)
-        sd = statistics.stdev(samples) if len(samples) > 1 else 0.0
-        rows.append(
-            BotResult(kind, len(positions), mean, 1.96 * sd / math.sqrt(len(samples)), len(samples))
-        )
-    return TournamentResult(game, tuple(levels), len(per_deal), seed, RUNNERS[game][1], tuple(rows))
+        by_kind[kind] = samples
+        mean, ci = _mean_ci(samples)
+        rows.append(BotResult(kind, len(positions), mean, ci, len(samples)))
+    margin = None
+    if len(by_kind) == 2:
+        first, second = by_kind
+        diffs = [a - b for a, b in zip(by_kind[first], by_kind[second], strict=True)]
+        mean, ci = _mean_ci(diffs)
+        margin = Margin(first, second, mean, ci, len(diffs))
+    return TournamentResult(
+        game, tuple(levels), len(per_deal), seed, RUNNERS[game][1], tuple(rows), margin
+    )
+
+
+def _mean_ci(samples: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval (normal approximation)."""
+    mean = statistics.fmean(samples)
+    sd = statistics.stdev(samples) if len(samples) > 1 else 0.0
+    return mean, 1.96 * sd / math.sqrt(len(samples))
 
 
 def run_tournament(

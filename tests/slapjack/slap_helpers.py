@@ -42,22 +42,20 @@ def scripted_stacks(
     long as nobody takes the pile); ``avoid="jacks"``: all jacks are kept for
     the end. ``forced`` fixes the card of some turn numbers (0-based).
     """
-    forced = {k: Card.parse(v) for k, v in (forced or {}).items()}
+    fixed = {k: Card.parse(v) for k, v in (forced or {}).items()}
     sizes = deal_sizes(players, dealer)
     left = list(sizes)
-    pool = [c for c in full_deck() if c not in set(forced.values())]
+    pool = [c for c in full_deck() if c not in set(fixed.values())]
     stacks: list[list[Card]] = [[] for _ in range(players)]
     seat = (dealer + 1) % players
     for i in range(52):
         while left[seat] == 0:
             seat = (seat + 1) % players
-        if i in forced:
-            card = forced[i]
+        if i in fixed:
+            card = fixed[i]
         else:
             if avoid == "irish":
-                bad: set[Rank] = {CALLS[i % 13]}
-                # keep a card for the last turns: prefer ranks that are called rarely next
-                choices = [c for c in pool if c.rank not in bad]
+                choices = [c for c in pool if c.rank != CALLS[i % 13]]
             else:
                 choices = [c for c in pool if c.rank != Rank.JACK] or pool
             card = choices[0] if choices else pool[0]

@@ -216,3 +216,29 @@ def test_names_with_markup_are_printed_as_they_are() -> None:
         play(a, "slapjack", console=con, keys=ScriptedKeys(clock, [(3000, "q")]), clock=clock) == 0
     )
     assert "[red]Evil[/]" in out.getvalue()
+
+
+def test_terminal_keys_in_cbreak_mode_on_a_terminal() -> None:
+    pty = pytest.importorskip("pty")
+    termios = pytest.importorskip("termios")
+    import os
+
+    master, slave = pty.openpty()
+    stream = os.fdopen(slave, "r", closefd=False)
+    before = termios.tcgetattr(slave)
+    keys = TerminalKeys(stream)
+    try:
+        assert not termios.tcgetattr(slave)[3] & termios.ICANON  # cbreak: no line editing
+        os.write(master, b" c")  # no ENTER needed
+        got = [keys.get(2.0), keys.get(2.0)]
+        assert got == [" ", "c"]
+        assert keys.get(0.01) is None
+        os.write(master, b"\x04")  # Ctrl-D ends the input
+        with pytest.raises(EOFError):
+            keys.get(2.0)
+    finally:
+        keys.close()
+        assert termios.tcgetattr(slave) == before  # restored
+        stream.close()
+        os.close(slave)
+        os.close(master)

@@ -44,7 +44,7 @@ class RandomBot:
 #: Bot levels by game, weakest first.
 LEVELS: dict[str, tuple[str, ...]] = {
     "slobberhannes": ("random", "heuristic", "strong"),
-    "doppelkopf": ("random", "heuristic"),
+    "doppelkopf": ("random", "heuristic", "strong"),
     "slapjack": ("easy", "normal", "hard"),
     "irish-snap": ("easy", "normal", "hard"),
 }
@@ -73,6 +73,10 @@ def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> 
         from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 
         return StrongSlobberhannesBot(seed)
+    if game == "doppelkopf" and level == "strong":
+        from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
+
+        return StrongDoppelkopfBot(seed)
     if game == "slobberhannes":
         from kartentisch.bots.slobberhannes import HeuristicSlobberhannesBot
 

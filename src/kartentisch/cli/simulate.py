@@ -106,4 +106,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             f"{row.mean - row.ci95:.3f} … {row.mean + row.ci95:.3f}",
         )
     Console().print(table)
+    margin = result.margin
+    if margin is not None:
+        Console().print(
+            f"{margin.first} − {margin.second} (paired per deal): {margin.mean:+.3f}, "
+            f"95% interval {margin.mean - margin.ci95:+.3f} … {margin.mean + margin.ci95:+.3f}",
+            highlight=False,
+        )
     return 0

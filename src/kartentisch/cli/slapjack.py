@@ -115,7 +115,7 @@ class TerminalKeys:
         target = self._read_keys if self._fd is not None else self._read_lines
         threading.Thread(target=target, name="kartentisch-keys", daemon=True).start()
 
-    def _read_keys(self) -> None:  # pragma: no cover - needs a real terminal
+    def _read_keys(self) -> None:
         assert self._fd is not None
         while True:
             try:
@@ -383,7 +383,8 @@ class SlapTable:
             item = heapq.heappop(self._plan)
             if item.type == "turn":
                 self._turn = None
-            self._apply(item.seat, item.type, item.call, item.t)
+            if self._apply(item.seat, item.type, item.call, item.t) is not None:
+                self._version = -1  # refused: look at the table again
             self._replan(now)
         if not self.game.is_over:
             self._narrate(self.game.advance(now))
@@ -403,14 +404,15 @@ class SlapTable:
         elif key in ("\n", "\r", "t", "T"):
             if game.to_move != self.human:
                 return True
-            if self._turn is not None:
-                self._turn = None
+            self._turn = None
             error = self._apply(self.human, "turn", False, now)
         else:
             return True
-        if error is not None and error.rule not in ("game_over",):
-            reason = refusal(error, self.lang)
-            self.say(f"[dim]{escape(say(self.lang, 'refused', reason=reason))}[/]")
+        if error is not None:
+            self._version = -1
+            if error.rule != "game_over":
+                reason = refusal(error, self.lang)
+                self.say(f"[dim]{escape(say(self.lang, 'refused', reason=reason))}[/]")
         self._replan(now)
         return True
 

@@ -53,7 +53,13 @@ class TableGame(Protocol):
 
     @property
     def acting(self) -> tuple[int, ...]:
-        """The seats that may act now (one in turn-based games, several in real-time ones)."""
+        """The seats the game waits for now (one in turn-based games, several in real-time ones).
+
+        Bots, turn timers and the grace time act only for these seats. Other
+        seats may still have optional actions (Doppelkopf announcements, which
+        any seat may make at any time): :meth:`legal` lists them and
+        :meth:`act` takes them from any seat.
+        """
 
     @property
     def is_over(self) -> bool:
@@ -64,7 +70,10 @@ class TableGame(Protocol):
         """Every applied action as (seat, text), in order: what the store keeps."""
 
     def legal(self, seat: int) -> list[str]:
-        """The actions ``seat`` may take now, in the game's notation (empty if none)."""
+        """The actions ``seat`` may take now, in the game's notation (empty if none).
+
+        This covers every seat, not only those in :attr:`acting`.
+        """
 
     def act(self, seat: int, text: str) -> None:
         """Apply ``text`` for ``seat``; raise IllegalActionError/NotationError, changing nothing."""
@@ -122,6 +131,7 @@ class TableGameType(Protocol):
 #: Registry name → module under ``kartentisch.web`` holding its ``TABLE_GAME``.
 TABLE_GAMES: dict[str, str] = {
     "slobberhannes": "kartentisch.web.games.slobberhannes",
+    "doppelkopf": "kartentisch.web.games.doppelkopf",
 }
 
 

@@ -611,7 +611,9 @@ def parse_new_table(body: Any) -> NewTable:
         raise TableError("unknown_game", game=game[:40]) from None
     raw_seats = body.get("seats")
     if raw_seats is None:
-        raw_seats = [{"kind": "you"}] + [{"kind": "bot"}] * (kind.min_seats)
+        # You and three bots (as many as the game needs, as few as it allows).
+        bots = max(kind.min_seats, min(kind.max_seats, 4)) - 1
+        raw_seats = [{"kind": "you"}] + [{"kind": "bot"}] * bots
     if not isinstance(raw_seats, list) or not kind.min_seats <= len(raw_seats) <= kind.max_seats:
         raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
     seats: list[SeatRequest] = []

@@ -15,19 +15,39 @@ still be in time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
-from kartentisch.games.doppelkopf.actions import Call
+from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, Call
+from kartentisch.games.doppelkopf.events import Announced
+from kartentisch.games.doppelkopf.play import Offence
+from kartentisch.games.doppelkopf.scoring import Announcement
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 
-__all__ = ["STAGE", "announcement_words", "may_still_announce", "refusal"]
+__all__ = [
+    "STAGE",
+    "Verdict",
+    "announce",
+    "announcement_calls",
+    "announcement_verdicts",
+    "announcement_words",
+    "may_still_announce",
+    "refusal",
+]
 
 #: The level of each word: Re/Kontra 0, then the stages 1–4.
 STAGE: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 _STAGE: Final = STAGE
+#: The words of each party from Re or Kontra up: a word implies the ones before it.
+_CHAIN: Final = {
+    "re": ("re", "no90", "no60", "no30", "schwarz"),
+    "kontra": ("kontra", "no90", "no60", "no30", "schwarz"),
+}
+_CALLS: Final = tuple(Call(w) for w in ANNOUNCEMENTS)
 _WORD_TEXT: Final = {
     "re": "Re",
     "kontra": "Kontra",
@@ -38,22 +58,34 @@ _WORD_TEXT: Final = {
 }
 
 
+#: A verdict on one announcement: the party, the words it adds (the implied lower
+#: ones first) and whether it is an offence (table mode); or why it is refused.
+Verdict = tuple[str, list[str], bool] | IllegalActionError
+#: The refusal when no explanation was asked for (legal actions); it is never raised.
+_REFUSED: Final = IllegalActionError("announcement_refused", "this announcement is refused")
+
+
+def _hochzeit_shift(deal: DoppelkopfDeal) -> int:
+    """DDV: a Hochzeit's deadlines drop by its deciding trick's number minus one."""
+    return (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
+
+
 def may_still_announce(deal: DoppelkopfDeal, seat: int, cards: int) -> bool:
-    """A cheap test before the full rules: is any announcement still in time?"""
-    size = deal.options.hand_size
-    if deal.options.announcements == "ten_cards":
-        return cards == size
-    # DDV: schwarz with 7 of 12, a reply one card later, a Hochzeit two tricks more.
-    return cards >= size - 8
+    """A cheap test before the full rules: may ``seat``, holding ``cards``, be in time?
+
+    House timing needs every own card. DDV: the latest word, schwarz, needs
+    ``size - 5`` cards, a reply to schwarz one card fewer; a Hochzeit shifts both.
+    """
+    options = deal.options
+    if options.announcements == "ten_cards":
+        return cards == deal._hand_size
+    return cards >= deal._hand_size - 6 - _hochzeit_shift(deal)
 
 
 def refusal(deal: DoppelkopfDeal, call: Call, seat: int) -> IllegalActionError | None:
     """Why ``seat`` may not announce ``call`` now (None if it may)."""
-    try:
-        announcement_words(deal, call.word, seat)
-    except IllegalActionError as exc:
-        return exc
-    return None
+    (verdict,) = announcement_verdicts(deal, seat, (call.word,), explain=True)
+    return verdict if isinstance(verdict, IllegalActionError) else None
 
 
 def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str, list[str], bool]:
@@ -61,99 +93,178 @@ def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str,
 
     Raises :class:`IllegalActionError` when the announcement is refused.
     """
+    (verdict,) = announcement_verdicts(deal, seat, (word,), explain=True)
+    if isinstance(verdict, IllegalActionError):
+        raise verdict
+    return verdict
+
+
+def announcement_calls(deal: DoppelkopfDeal, seat: int) -> list[Call]:
+    """The announcements ``seat`` may make now, in the order of :data:`ANNOUNCEMENTS`."""
+    verdicts = announcement_verdicts(deal, seat, ANNOUNCEMENTS, explain=False)
+    return [call for call, v in zip(_CALLS, verdicts, strict=True) if type(v) is tuple]
+
+
+def _refuse_all(
+    words: Sequence[str], seat: int, explain: bool, rule: str, message: str
+) -> list[Verdict]:
+    if not explain:
+        return [_REFUSED] * len(words)
+    return [IllegalActionError(rule, message, seat=seat, action=w) for w in words]
+
+
+def announcement_verdicts(
+    deal: DoppelkopfDeal, seat: int, words: Sequence[str], *, explain: bool
+) -> list[Verdict]:
+    """A verdict on each of ``words`` said by ``seat`` now, one rule for all of them.
+
+    With ``explain`` a refusal is the :class:`IllegalActionError` to raise;
+    without, a shared placeholder (legal actions ask for many words at once).
+    """
     options = deal.options
+    table_mode = options.table_mode
     house_timing = options.announcements == "ten_cards"
-    if deal.phase != "play" or deal._play is None:
-        raise IllegalActionError(
+    play = deal._play
+    if deal.phase != "play" or play is None:
+        return _refuse_all(
+            words,
+            seat,
+            explain,
             "announce_in_play",
             "announcements come after the declarations, during play",
-            seat=seat,
-            action=word,
         )
     party = deal.party_of(seat)
     if party is None:
-        raise IllegalActionError(
+        return _refuse_all(
+            words,
+            seat,
+            explain,
             "hochzeit_unclarified",
             "the Hochzeit partner is not found yet: nobody knows his party",
-            seat=seat,
-            action=word,
         )
     hochzeit_open = deal.game_type == "hochzeit" and deal.hochzeit_partner is None
     if hochzeit_open and not house_timing and not deal.solo:
-        raise IllegalActionError(
+        return _refuse_all(
+            words,
+            seat,
+            explain,
             "hochzeit_unclarified",
             "announcements begin after the Hochzeit's deciding trick",
-            seat=seat,
-            action=word,
         )
     own = "re" if party == "re" else "kontra"
     said = {(a.party, a.word) for a in deal.announcements}
-    offence = False
-    if word in ("re", "kontra") and word != own:
-        if not options.table_mode:
-            raise IllegalActionError(
-                "wrong_party",
-                f"seat {seat} plays {own.capitalize()} and cannot say {word.capitalize()}",
-                seat=seat,
-                action=word,
-            )
-        offence = True
     house_solo = options.scoring == "house" and deal.solo and not deal.silent
-    if house_solo:
-        if seat == deal.soloist:
-            raise IllegalActionError(
-                "solo_implicit_re",
-                "a solo holds an implicit Re; the soloist announces nothing",
-                seat=seat,
-                action=word,
-            )
-        if word != "kontra" and not offence:
-            raise IllegalActionError(
-                "solo_only_kontra",
-                "a solo has no stages: its opponents may only say Kontra",
-                seat=seat,
-                action=word,
-            )
-    if deal.game_type == "armut" and seat in (deal.armut_by, deal.armut_partner):
-        if not options.table_mode:
-            raise IllegalActionError(
-                "armut_no_announcements",
-                "after an Armut the two players who exchanged cards may not announce",
-                seat=seat,
-                action=word,
-            )
-        offence = True
-    if offence:
-        if (party, word) in said:
-            raise IllegalActionError(
-                "already_announced",
-                f"{word} has already been said for this party",
-                seat=seat,
-                action=word,
-            )
-        check_timing(deal, word, seat, party, [word])
-        return party, [word], True
-    chain = [own, "no90", "no60", "no30", "schwarz"][: _STAGE[word] + 1]
-    if (party, word) in said:
-        raise IllegalActionError(
-            "already_announced",
-            f"{_WORD_TEXT[word]} has already been announced by this party (once per party)",
-            seat=seat,
-            action=word,
-        )
-    missing = [w for w in chain if (party, w) not in said]
-    check_timing(deal, word, seat, party, missing)
-    return party, missing, False
-
-
-def check_timing(deal: DoppelkopfDeal, word: str, seat: int, party: str, words: list[str]) -> None:
-    play = deal._play
-    assert play is not None
+    armut_pair = deal.game_type == "armut" and seat in (deal.armut_by, deal.armut_partner)
     cards = len(play.hands[seat])
-    size = deal.options.hand_size
+    # In time for sure when the lowest word added is (the highest word needs fewer cards).
+    size = deal._hand_size
+    base = size if house_timing else size - 1 - _hochzeit_shift(deal)
+    out: list[Verdict] = []
+    for word in words:
+        offence = False
+        if word in ("re", "kontra") and word != own:
+            if not table_mode:
+                out.append(
+                    IllegalActionError(
+                        "wrong_party",
+                        f"seat {seat} plays {own.capitalize()} and cannot say {word.capitalize()}",
+                        seat=seat,
+                        action=word,
+                    )
+                    if explain
+                    else _REFUSED
+                )
+                continue
+            offence = True
+        if house_solo:
+            if seat == deal.soloist:
+                out.append(
+                    IllegalActionError(
+                        "solo_implicit_re",
+                        "a solo holds an implicit Re; the soloist announces nothing",
+                        seat=seat,
+                        action=word,
+                    )
+                    if explain
+                    else _REFUSED
+                )
+                continue
+            if word != "kontra" and not offence:
+                out.append(
+                    IllegalActionError(
+                        "solo_only_kontra",
+                        "a solo has no stages: its opponents may only say Kontra",
+                        seat=seat,
+                        action=word,
+                    )
+                    if explain
+                    else _REFUSED
+                )
+                continue
+        if armut_pair:
+            if not table_mode:
+                out.append(
+                    IllegalActionError(
+                        "armut_no_announcements",
+                        "after an Armut the two players who exchanged cards may not announce",
+                        seat=seat,
+                        action=word,
+                    )
+                    if explain
+                    else _REFUSED
+                )
+                continue
+            offence = True
+        if (party, word) in said:
+            what = (
+                f"{word} has already been said for this party"
+                if offence
+                else f"{_WORD_TEXT[word]} has already been announced by this party (once per party)"
+            )
+            out.append(
+                IllegalActionError("already_announced", what, seat=seat, action=word)
+                if explain
+                else _REFUSED
+            )
+            continue
+        if offence:
+            adds = [word]
+        else:
+            adds = [w for w in _CHAIN[own][: _STAGE[word] + 1] if (party, w) not in said]
+        if cards >= (base if house_timing else base - _STAGE[adds[0]]):
+            out.append((party, adds, offence))
+            continue
+        late = _late(deal, word, seat, party, adds, cards, explain)
+        out.append((party, adds, offence) if late is None else late)
+    return out
+
+
+def announce(deal: DoppelkopfDeal, word: str, seat: int) -> list[Event]:
+    """Make the announcement (already checked) with the lower words it implies."""
+    party, words, offence = announcement_words(deal, word, seat)
+    for w in words:
+        deal.announcements.append(Announcement(seat, party, w))  # type: ignore[arg-type]
+    if offence:
+        deal._offences.append(Offence(seat, "announcement", deal._cards_played, word))
+    return [Announced(seat, party, word, tuple(w for w in words if w != word))]
+
+
+def _late(
+    deal: DoppelkopfDeal,
+    word: str,
+    seat: int,
+    party: str,
+    words: list[str],
+    cards: int,
+    explain: bool,
+) -> IllegalActionError | None:
+    """Why ``words`` (said as ``word`` by a seat holding ``cards``) come too late, if so."""
+    size = deal._hand_size
     if deal.options.announcements == "ten_cards":
         if cards < size:
-            raise IllegalActionError(
+            if not explain:
+                return _REFUSED
+            return IllegalActionError(
                 "announce_with_all_cards",
                 f"announcements only while holding all {size} own cards "
                 f"(seat {seat} holds {cards})",
@@ -161,8 +272,8 @@ def check_timing(deal: DoppelkopfDeal, word: str, seat: int, party: str, words: 
                 action=word,
                 cards=size,
             )
-        return
-    shift = (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
+        return None
+    shift = _hochzeit_shift(deal)
     for w in words:
         need = size - 1 - _STAGE[w] - shift
         if cards >= need:
@@ -171,19 +282,22 @@ def check_timing(deal: DoppelkopfDeal, word: str, seat: int, party: str, words: 
             reply = reply_minimum(deal, party)
             if reply is not None and cards >= reply:
                 continue
-        raise IllegalActionError(
+        if not explain:
+            return _REFUSED
+        return IllegalActionError(
             "announcement_deadline",
             f"{_WORD_TEXT[w]} needs at least {need} cards in hand (seat {seat} holds {cards})",
             seat=seat,
             action=word,
             cards=need,
         )
+    return None
 
 
 def reply_minimum(deal: DoppelkopfDeal, party: str) -> int | None:
     """TSR: Re/Kontra answers the other party one card later than its last word needed."""
-    size = deal.options.hand_size
-    shift = (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
+    size = deal._hand_size
+    shift = _hochzeit_shift(deal)
     theirs = [a.word for a in deal.announcements if a.party != party]
     if not theirs:
         return None

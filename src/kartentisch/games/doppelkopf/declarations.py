@@ -3,18 +3,24 @@
 Seed 003 § Spielansage (Scharfe, soli, Hochzeit / mangelnder Trumpf, in this
 order), § Soli (the ranking), § Hochzeit, § Mangelnder Trumpf, § Einmischen
 (five kings); TSR 4 for the DDV order (gesund / Vorbehalt, then Pflichtsolo,
-Lustsolo, Hochzeit). These functions read a :class:`DoppelkopfDeal`; the
-deal changes its state only after they accepted an action.
+Lustsolo, Hochzeit). The ``*_options`` and ``check_*`` functions read a
+:class:`DoppelkopfDeal`; :func:`declare` changes it only after they accepted
+an action, and moves on from round to round until the declarations end.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from kartentisch.cards import Card, Rank
+from kartentisch.cards import Card, Rank, Suit
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import HOCHZEIT_RULES, Action, Call
+from kartentisch.games.doppelkopf.events import Declared, Redeal
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 
 if TYPE_CHECKING:
@@ -22,12 +28,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACE_OF_HEARTS",
+    "AUGEN",
     "KING_OF_HEARTS",
     "QUEEN_OF_CLUBS",
+    "SoloClaim",
+    "augen_of",
     "check_declaration",
-    "check_exchange",
     "declaration_options",
-    "exchange_options",
+    "declare",
     "kings_held",
     "scharfe_parts",
     "solo_options",
@@ -43,7 +51,10 @@ AUGEN: Final = tuple(
     {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2}.get(Card(i).rank, 0)
     for i in range(52)
 )
+_KINGS: Final = tuple(Card.of(Rank.KING, s) for s in Suit)
 _PASS: Final = Call("pass")
+_VORBEHALT: Final = Call("vorbehalt")
+_REDEAL: Final = Call("redeal")
 _SOLO_RANK: Final = {
     kind: -ALL_SOLI.index("no_trump" if kind == "fleischlos" else kind) for kind in ALL_SOLI
 }
@@ -54,6 +65,21 @@ _ROUND_NAMES: Final = {
     "vorbehalt": "gesund or Vorbehalt",
     "reservation": "naming the reservation",
 }
+
+
+@dataclass(slots=True)
+class SoloClaim:
+    """The best solo declared so far."""
+
+    seat: int
+    kind: str
+    ouvert: bool
+    pflicht: bool
+
+
+def augen_of(cards: Sequence[Card]) -> int:
+    """The card points in ``cards``."""
+    return sum(AUGEN[c] for c in cards)
 
 
 def solo_rank(kind: str, ouvert: bool) -> int:
@@ -96,7 +122,7 @@ def declaration_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
         elif may_declare_armut(deal, seat):
             out.append(Call("armut"))
     elif name == "vorbehalt":
-        out.extend((_PASS, Call("vorbehalt")))
+        out.extend((_PASS, _VORBEHALT))
     elif name == "reservation":
         if deal._solo is not None or deal.hochzeit_by is not None:
             out.append(_PASS)
@@ -104,32 +130,47 @@ def declaration_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
         if deal._solo is None and hand.count(QUEEN_OF_CLUBS) == 2:
             out.append(Call("hochzeit"))
     if options.kings_redeal and kings_held(deal, seat) >= options.kings_redeal:
-        out.append(Call("redeal"))
+        out.append(_REDEAL)
     return out
 
 
 def kings_held(deal: DoppelkopfDeal, seat: int) -> int:
-    return sum(1 for c in deal._initial[seat] if c.rank == Rank.KING)
+    return sum(map(deal._initial[seat].count, _KINGS))
+
+
+@functools.cache
+def _solo_calls(soli: tuple[str, ...], ouvert: bool) -> tuple[tuple[Call, int], ...]:
+    """Every solo these rules allow, in the order offered, with its rank."""
+    return tuple(
+        (Call("solo", kind, o), solo_rank(kind, o))
+        for kind in soli
+        for o in ((False, True) if ouvert else (False,))
+    )
 
 
 def solo_options(deal: DoppelkopfDeal, seat: int) -> list[Call]:
     options = deal.options
-    return [
-        Call("solo", kind, ouvert)
-        for kind in options.soli
-        for ouvert in ((False, True) if options.ouvert else (False,))
-        if solo_outranks(deal, seat, kind, ouvert)
-    ]
+    floor = _solo_floor(deal, seat)
+    return [call for call, rank in _solo_calls(options.soli, options.ouvert) if rank > floor]
+
+
+def _solo_floor(deal: DoppelkopfDeal, seat: int) -> float:
+    """The rank a solo by ``seat`` must exceed to beat the best so far.
+
+    Ties go to the earlier seat; under DDV priority only a Pflichtsolo due
+    beats a Lustsolo, whatever the kinds.
+    """
+    best = deal._solo
+    if best is None:
+        return -math.inf
+    if deal.options.solo_priority == "ddv":
+        return -math.inf if seat in deal.pflicht_due and not best.pflicht else math.inf
+    return solo_rank(best.kind, best.ouvert)
 
 
 def solo_outranks(deal: DoppelkopfDeal, seat: int, kind: str, ouvert: bool) -> bool:
     """Whether a claim by ``seat`` beats the best so far (ties go to the earlier seat)."""
-    best = deal._solo
-    if best is None:
-        return True
-    if deal.options.solo_priority == "ddv":
-        return seat in deal.pflicht_due and not best.pflicht
-    return solo_rank(kind, ouvert) > solo_rank(best.kind, best.ouvert)
+    return solo_rank(kind, ouvert) > _solo_floor(deal, seat)
 
 
 def trumps_in(deal: DoppelkopfDeal, cards: Sequence[Card]) -> int:
@@ -144,33 +185,6 @@ def may_declare_armut(deal: DoppelkopfDeal, seat: int) -> bool:
         and deal._hands[seat].count(QUEEN_OF_CLUBS) < 2
         and trumps_in(deal, deal._hands[seat]) <= deal.options.armut_max_trumps
     )
-
-
-def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
-    """Armut: a few sensible exchanges (any valid three cards are accepted)."""
-    hand = deal._hands[seat]
-    suit_of = deal._order.suit_of
-    trumps = [c for c in hand if suit_of[c] == 4]
-    plain = sorted((c for c in hand if suit_of[c] != 4), key=lambda c: (AUGEN[c], c))
-    word = "give" if deal.phase == "armut_give" else "return"
-    if word == "give":
-        need = 3 - len(trumps)
-        choices = [
-            tuple(trumps) + tuple(plain[:need]),
-            tuple(trumps) + tuple(plain[-need:] if need else ()),
-        ]
-    else:
-        if len(plain) >= 3:
-            choices = [tuple(plain[:3]), tuple(plain[-3:])]
-        else:
-            low_trumps = sorted(trumps, key=lambda c: deal._order.power[c])
-            choices = [tuple(plain) + tuple(low_trumps[: 3 - len(plain)])]
-    out: list[Action] = []
-    for cards in choices:
-        call = Call(word, cards=tuple(sorted(cards)))
-        if call not in out:
-            out.append(call)
-    return out
 
 
 def check_declaration(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
@@ -307,50 +321,77 @@ def check_declaration(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
     )
 
 
-def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
-    word = "give" if deal.phase == "armut_give" else "return"
-    if call.word != word:
-        raise IllegalActionError(
-            "armut_exchange",
-            f"seat {seat} must {word} three cards now ('{word} C C C')",
-            seat=seat,
-            action=call,
-        )
-    cards = list(call.cards)
-    hand = list(deal._hands[seat])
-    if len(cards) != 3:
-        raise IllegalActionError(
-            "armut_three_cards",
-            f"exactly three cards are passed, not {len(cards)}",
-            seat=seat,
-            action=call,
-        )
-    for card in cards:
-        if card not in hand:
-            raise IllegalActionError(
-                "not_in_hand",
-                f"{card.symbol} is not in seat {seat}'s hand",
-                seat=seat,
-                action=call,
-            )
-        hand.remove(card)
-    suit_of = deal._order.suit_of
-    if word == "give":
-        left = [c for c in hand if suit_of[c] == 4]
-        if left:
-            raise IllegalActionError(
-                "armut_all_trumps",
-                f"the three cards must hold all trumps: {left[0].symbol} is still in hand",
-                seat=seat,
-                action=call,
-            )
-    else:
-        trumps = sum(1 for c in cards if suit_of[c] == 4)
-        plain_in_hand = sum(1 for c in deal._hands[seat] if suit_of[c] != 4)
-        if trumps > max(0, 3 - plain_in_hand):
-            raise IllegalActionError(
-                "armut_return_plain",
-                "trumps go back only when there are not enough other cards",
-                seat=seat,
-                action=call,
-            )
+# -- the declaration phase ---------------------------------------------------------
+
+
+def declare(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
+    """Carry out a declaration (already checked); move on to the next round or phase."""
+    name = deal._rounds[deal._round]
+    if call.word == "redeal":
+        return _void(deal, "kings", seat, call)
+    shown = call
+    if call.word == "scharfe":
+        hand = deal._hands[seat]
+        parts = scharfe_parts(hand, call.detail)
+        if "aces" in parts:
+            deal.scharfe_aces_by = seat
+        if "kings" in parts:
+            deal.scharfe_kings_by = seat
+        shown = Call("scharfe", " ".join(sorted(parts)))
+        deal._reorder()
+    elif call.word == "solo":
+        deal._solo = SoloClaim(seat, call.detail, call.ouvert, seat in deal.pflicht_due)
+    elif call.word == "hochzeit":
+        deal.hochzeit_by = seat
+        deal.hochzeit_rule = call.detail or "first_trick"
+    elif call.word == "armut":
+        deal.armut_by = seat
+    elif call.word == "vorbehalt":
+        deal._vorbehalt.append(seat)
+    deal.declarations.append((seat, shown))
+    new: list[Event] = [Declared(seat, str(shown))]
+    deal._queue.pop(0)
+    if name == "reservation":
+        deal._queue = [s for s in deal._queue if _may_outrank(deal, s)]
+    elif name == "solo" and deal._queue and not solo_options(deal, deal._queue[0]):
+        # Nothing can outrank the solo declared (public knowledge): the round ends.
+        deal._queue = []
+    while not deal._queue:
+        deal._round += 1
+        new.extend(_next_round(deal))
+        if deal.phase != "declare":
+            break
+    return new
+
+
+def _may_outrank(deal: DoppelkopfDeal, seat: int) -> bool:
+    """DDV reservations: whether ``seat`` still needs to be asked."""
+    if deal._solo is None:
+        return True
+    return (
+        deal.options.solo_priority == "ddv" and seat in deal.pflicht_due and not deal._solo.pflicht
+    )
+
+
+def _next_round(deal: DoppelkopfDeal) -> list[Event]:
+    """Start the next declaration round, or leave the declarations."""
+    if deal._round < len(deal._rounds):
+        name = deal._rounds[deal._round]
+        if name == "marriage" and deal._solo is not None:
+            deal._round = len(deal._rounds)
+            return deal._end_declarations()
+        if name == "reservation":
+            deal._queue = [s for s in deal.ask_order if s in deal._vorbehalt]
+        else:
+            deal._queue = list(deal.ask_order)
+        return []
+    return deal._end_declarations()
+
+
+def _void(deal: DoppelkopfDeal, reason: str, seat: int, call: Call) -> list[Event]:
+    """A redeal asked for at the table (five kings): the deal is void."""
+    deal.declarations.append((seat, call))
+    deal.outcome = "redeal"
+    deal.redeal_reason = reason
+    deal.phase = "redeal"
+    return [Declared(seat, str(call)), Redeal(reason, seat)]

@@ -94,6 +94,11 @@ def _deck(nines: bool) -> tuple[Card, ...]:
     return tuple(doppelkopf_deck(nines=nines))
 
 
+@functools.cache
+def _deck_cards(nines: bool) -> frozenset[Card]:
+    return frozenset(_deck(nines))
+
+
 @dataclass(frozen=True, slots=True)
 class DoppelkopfOptions:
     """Every Doppelkopf rule option with its default (the house-rule sheet).
@@ -238,6 +243,10 @@ class DoppelkopfOptions:
     def deck(self) -> tuple[Card, ...]:
         """The 40 (or 48) cards, high to low within each suit, two of each."""
         return _deck(self.nines)
+
+    def deck_cards(self) -> frozenset[Card]:
+        """The distinct cards of :meth:`deck`, as a set."""
+        return _deck_cards(self.nines)
 
     @property
     def deck_size(self) -> int:

@@ -25,12 +25,11 @@ in which trick, who is Re, what was announced) and returns a
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from kartentisch.cards import Card, Rank, Suit, doppelkopf_deck
+from kartentisch.cards import CARDS, Card, Rank, Suit, doppelkopf_deck
 from kartentisch.errors import KartentischError
 
 __all__ = [
@@ -116,6 +115,16 @@ _DEFENCE: Final[Mapping[int, int]] = {1: 90, 2: 60, 3: 30}
 #: Augen reached "against" an announced stage for a point (TSR 7.2.2 e/f).
 _AGAINST: Final[Mapping[int, int]] = {1: 120, 2: 90, 3: 60, 4: 30}
 _STAGE_LIMIT: Final[Mapping[int, int]] = {1: 90, 2: 60, 3: 30}
+#: The cards of the 48-card deck (A 10 K Q J 9 of each suit) and the nines among them.
+_DECK_CARDS: Final = frozenset(c for c in CARDS if c.rank in AUGEN)
+_NINES: Final = frozenset(c for c in _DECK_CARDS if c.rank == Rank.NINE)
+_HEARTS: Final = frozenset(c for c in _DECK_CARDS if c.suit == Suit.HEARTS)
+#: Augen by card index, for cards already checked to be in the deck.
+_CARD_AUGEN: Final = tuple(AUGEN.get(c.rank, 0) for c in CARDS)
+#: How often each card index occurs in the whole deck, without and with the nines.
+_FULL_COUNTS: Final = {
+    nines: [doppelkopf_deck(nines=nines).count(c) for c in CARDS] for nines in (False, True)
+}
 
 
 class ScoringError(KartentischError):
@@ -298,6 +307,10 @@ class _Game:
     announced: Mapping[Party, frozenset[int]]
     #: How many announcements count as doublings (house) — explicit and implied.
     doublings: int
+    #: The party of each playing seat.
+    parties: Mapping[int, Party]
+    #: The Augen of each trick, in order.
+    trick_augen: tuple[int, ...]
 
     @property
     def house(self) -> bool:
@@ -350,7 +363,7 @@ def _check_layout(f: GameFacts) -> None:
 def _check_tricks(f: GameFacts) -> bool:
     """Check every trick; return whether they make up a whole game."""
     playing = set(f.seats)
-    counts: Counter[Card] = Counter()
+    counts = [0] * 52
     for i, t in enumerate(f.tricks, start=1):
         if len(t.seats) != 4 or len(t.cards) != 4 or set(t.seats) != playing:
             raise ScoringError(
@@ -359,19 +372,18 @@ def _check_tricks(f: GameFacts) -> bool:
         if t.winner not in t.seats:
             raise ScoringError(f"trick {i}: the winner {t.winner!r} did not play in it")
         for card in t.cards:
-            if not isinstance(card, Card) or card.rank not in AUGEN:
+            if not isinstance(card, Card) or card not in _DECK_CARDS:
                 raise ScoringError(f"trick {i}: {card!r} is not a Doppelkopf card")
-        counts.update(t.cards)
-    doubled = [c for c, n in counts.items() if n > 2]
-    if doubled:
-        raise ScoringError(f"{doubled[0]} was played {counts[doubled[0]]} times; there are two")
-    nines = any(c.rank == Rank.NINE for c in counts)
-    full = Counter(doppelkopf_deck(nines=nines))
-    complete = counts == full
+            counts[card] += 1
+    if max(counts) > 2:
+        doubled = next(c for t in f.tricks for c in t.cards if counts[c] > 2)
+        raise ScoringError(f"{doubled} was played {counts[doubled]} times; there are two")
+    nines = any(counts[c] for c in _NINES)
+    complete = counts == _FULL_COUNTS[nines]
     if not complete and not f.offenders:
         size = 48 if nines else 40
         raise ScoringError(
-            f"the tricks hold {sum(counts.values())} cards, not the whole {size}-card deck "
+            f"the tricks hold {sum(counts)} cards, not the whole {size}-card deck "
             "(only a game with offenders in table mode may end early)"
         )
     return complete
@@ -412,11 +424,14 @@ def _prepare(f: GameFacts) -> _Game:
             "(its game is lost as schwarz; later offences change nothing)"
         )
     offending: Party | None = offending_parties.pop() if offending_parties else None
+    parties = {s: f.party_of(s) for s in f.seats}
     augen: dict[Party, int] = {"re": 0, "kontra": 0}
     won: dict[Party, int] = {"re": 0, "kontra": 0}
-    for t in f.tricks:
-        p = f.party_of(t.winner)
-        augen[p] += t.augen
+    card_augen = _CARD_AUGEN
+    trick_augen = tuple(sum([card_augen[c] for c in t.cards]) for t in f.tricks)
+    for t, trick_value in zip(f.tricks, trick_augen, strict=True):
+        p = parties[t.winner]
+        augen[p] += trick_value
         won[p] += 1
     explicit: dict[Party, set[int]] = {"re": set(), "kontra": set()}
     for a in f.announcements:
@@ -430,7 +445,7 @@ def _prepare(f: GameFacts) -> _Game:
     if f.solo and f.rules == "ddv" and f.ouvert and f.game_type != "null":
         # Seed 003 § Soli: an ouvert solo includes "schwarz" against the opponents.
         announced["re"] = frozenset(range(5))
-    return _Game(f, augen, won, complete, offending, announced, doublings)
+    return _Game(f, augen, won, complete, offending, announced, doublings, parties, trick_augen)
 
 
 # -- extra points -------------------------------------------------------------------
@@ -445,18 +460,19 @@ def _extras(g: _Game) -> tuple[list[ExtraPoint], int]:
         return out, 0
     house = g.house
     last = len(f.tricks)
+    parties, trumps = g.parties, f.trumps
     for i, t in enumerate(f.tricks, start=1):
-        wp = f.party_of(t.winner)
+        wp = parties[t.winner]
         for seat, card in zip(t.seats, t.cards, strict=True):
-            if f.party_of(seat) == wp or card not in f.trumps:
+            if parties[seat] == wp or card not in trumps:
                 continue
             if card == _FOX:
                 out.append(ExtraPoint(wp, "fuchs_gefangen", i))
             elif card == _DULLE and house and not f.scharfe_aces:
                 out.append(ExtraPoint(wp, "dulle_gefangen", i))
-        if t.augen >= 40:
+        if g.trick_augen[i - 1] >= 40:
             out.append(ExtraPoint(wp, "voller_stich" if house else "doppelkopf", i))
-        if house and all(c.suit == Suit.HEARTS and c not in f.trumps for c in t.cards):
+        if house and all(c in _HEARTS and c not in trumps for c in t.cards):
             red_tricks += 1
             if f.rot_geht_rum == "extra_point":
                 out.append(ExtraPoint(wp, "rot_geht_rum", i))

@@ -23,12 +23,20 @@ first played wins — the Dullen too — which is :class:`TrickOrder`'s rule.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Final
 
 from kartentisch.cards import Card, Rank, Suit
 from kartentisch.tricks import TrickOrder
 
-__all__ = ["NORMAL_TYPES", "PLAIN_RANKS", "is_normal_order", "trick_order", "trump_cards"]
+__all__ = [
+    "NORMAL_TYPES",
+    "PLAIN_RANKS",
+    "is_normal_order",
+    "sort_hand",
+    "trick_order",
+    "trump_cards",
+]
 
 #: Game types played with the normal trump order.
 NORMAL_TYPES: Final = frozenset({"normal", "hochzeit", "armut", "trump"})
@@ -107,3 +115,13 @@ def trick_order(
         nines=nines,
     )
     return TrickOrder.with_trumps(trumps, PLAIN_RANKS)
+
+
+def sort_hand(cards: Sequence[Card], order: TrickOrder | None = None) -> tuple[Card, ...]:
+    """Display order: trumps first (high to low), then ♣ ♠ ♥ ♦ high to low."""
+    if order is None:
+        order = trick_order("normal")
+    power, suit_of = order.power, order.suit_of
+    return tuple(
+        sorted(cards, key=lambda c: (-power[c] if suit_of[c] == 4 else 0, suit_of[c], -power[c]))
+    )

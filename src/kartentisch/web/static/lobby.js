@@ -24,14 +24,14 @@ function gameTitle(game) {
 }
 
 function createForm(games, navigate) {
-  const game = games[0];
-  const state = { seats: game.default_seats };
+  let game = games[0];
   const nameInput = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname" });
   const gameSelect = h("select", { id: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g))));
-  const presetSelect = h("select", { id: "preset" }, Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
-  const seatsInput = h("input", { id: "seats", type: "number", min: game.min_seats, max: game.max_seats, value: state.seats });
+  const presetSelect = h("select", { id: "preset" });
+  const seatsInput = h("input", { id: "seats", type: "number" });
   const seatRows = h("ol.seat-setup");
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, t("lobby.no_timer")), [15, 30, 60, 120].map((s) => h("option", { value: s }, t("lobby.seconds", { n: s }))));
+  const options = h("div.options");
 
   const seatChoice = (i) => {
     const select = h("select", { "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
@@ -44,24 +44,39 @@ function createForm(games, navigate) {
   };
   const drawSeats = () => {
     const n = Math.max(game.min_seats, Math.min(game.max_seats, Number(seatsInput.value) || game.default_seats));
+    seatsInput.value = n;
     const old = [...seatRows.querySelectorAll("select")].map((s) => s.value);
     seatRows.replaceChildren(...Array.from({ length: n }, (_, i) => seatChoice(i)));
-    old.slice(0, n).forEach((v, i) => (seatRows.querySelectorAll("select")[i].value = v));
+    const known = new Set([...seatRows.querySelectorAll("select")[0].options].map((o) => o.value));
+    old.slice(0, n).forEach((v, i) => {
+      if (known.has(v)) seatRows.querySelectorAll("select")[i].value = v;
+    });
   };
   seatsInput.addEventListener("change", drawSeats);
-  drawSeats();
 
-  const options = h("div.options");
-  for (const [name, spec] of Object.entries(game.options)) {
-    let input;
-    if (spec.choices) {
-      input = h("select", { id: `opt-${name}`, "data-option": name }, h("option", { value: "" }, t("lobby.preset_default")),
-        spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, t(`option.${name}.${c}`))));
-    } else {
-      input = h("input", { id: `opt-${name}`, "data-option": name, type: "number", min: spec.min, max: spec.max, placeholder: t("lobby.preset_default") });
+  // Presets, seats and rule options follow the game chosen.
+  const drawGame = () => {
+    game = games.find((g) => g.name === gameSelect.value) || games[0];
+    presetSelect.replaceChildren(...Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
+    seatsInput.min = game.min_seats;
+    seatsInput.max = game.max_seats;
+    seatsInput.value = game.default_seats;
+    seatRows.replaceChildren();
+    drawSeats();
+    options.replaceChildren();
+    for (const [name, spec] of Object.entries(game.options)) {
+      let input;
+      if (spec.choices) {
+        input = h("select", { id: `opt-${name}`, "data-option": name }, h("option", { value: "" }, t("lobby.preset_default")),
+          spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, t(`option.${name}.${c}`))));
+      } else {
+        input = h("input", { id: `opt-${name}`, "data-option": name, type: "number", min: spec.min, max: spec.max, placeholder: t("lobby.preset_default") });
+      }
+      options.append(h("label", {}, h("span", {}, t(`option.${name}`)), input));
     }
-    options.append(h("label", {}, h("span", {}, t(`option.${name}`)), input));
-  }
+  };
+  gameSelect.addEventListener("change", drawGame);
+  drawGame();
 
   const submit = async (event) => {
     event.preventDefault();

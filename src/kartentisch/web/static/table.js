@@ -7,6 +7,7 @@ import { join } from "./lobby.js";
 
 const RENDERERS = {
   slobberhannes: () => import("./games/slobberhannes.js"),
+  doppelkopf: () => import("./games/doppelkopf.js"),
 };
 
 export class TableScreen {
@@ -58,6 +59,7 @@ export class TableScreen {
 
   send(message) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    else if (message.type !== "hello") toast(t("ui.reconnecting"), "error"); // a click would be lost silently
   }
 
   act(action) {

@@ -1,0 +1,184 @@
+"""The strong Doppelkopf bot: Perfect-Information Monte Carlo over the exact solver.
+
+Declarations, the Armut and announcements are the heuristic bot's
+(:mod:`kartentisch.bots.doppelkopf`). For each card it plays, the bot draws
+deals consistent with everything its seat has seen
+(:mod:`kartentisch.search.doppelkopf_determinize`: its hand, the cards
+played, the voids shown, the ouvert hand, the Armut cards and counts, the
+parties shown by a Q♣, a declaration or an announcement), solves each with
+both parties known (:mod:`kartentisch.search.doppelkopf_solver`) and plays
+the card whose mean *utility* for its party is highest.
+
+**Utility.** A card is not worth its Augen but what they score: the bot
+turns the scoring party's final Augen into the house score of a normal game
+— the winner (Re from 121, otherwise Kontra, a party that missed a stage it
+announced loses) gets 10 (Re) or 20 (Kontra) plus 10 per stage the loser
+stayed below (90, 60, 30), counted positive for the own party and negative
+for the other; a solo only asks whether the soloist reaches 121, an ouvert
+solo whether the opponents take a trick. The utility changes only at a few
+Augen (30, 60, 90, 121, 151, 181, 211), so for each sample and card the
+solver only finds between which of them the value lands — a few null-window
+searches (:func:`~kartentisch.search.doppelkopf_solver.reached`) instead of
+an exact value, which is about a hundred times cheaper. Extra points (Fuchs,
+Karlchen, Doppelkopf) and the announcement multiplier are left out.
+
+**Horizon.** Solving a whole deal exactly takes seconds to minutes, so the
+exact search is used once at most ``exact_tricks`` tricks remain (6 by
+default, about 1–3 ms a sample); before that each sample is searched
+``horizon`` tricks deep and a greedy playout values the rest. Ties go to the
+card the heuristic bot prefers. Samples are bounded by ``samples`` and a time
+budget per decision (at least ``min_samples``).
+
+While a Hochzeit still looks for its partner the parties are not known, and
+a Nullsolo is not modelled: then the bot plays the heuristic bot's card.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
+from kartentisch.cards import Card
+from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+from kartentisch.search.doppelkopf_solver import reached
+
+__all__ = ["StrongDoppelkopfBot", "house_utility", "utility_steps"]
+
+_LEVEL: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
+#: Augen the loser must stay below for each stage, and the limit a stage announces.
+_LIMITS: Final = (90, 60, 30)
+
+
+def _below(level: int, augen: int) -> bool:
+    """Whether a party with ``augen`` stays below announced stage ``level`` (schwarz: 0)."""
+    return augen == 0 if level == 4 else augen < _LIMITS[level - 1]
+
+
+def house_utility(re_augen: int, re_level: int | None, kontra_level: int | None) -> int:
+    """Re's score minus Kontra's for a normal game that ends with ``re_augen`` to Re.
+
+    ``re_level``/``kontra_level``: the highest word each party said (0 Re or
+    Kontra, 1 keine 90 … 4 schwarz), None if it said nothing.
+
+    >>> house_utility(121, None, None), house_utility(120, None, None), house_utility(240, 0, 0)
+    (10, -20, 40)
+    >>> house_utility(140, 1, None)  # Re announced keine 90 and missed it
+    -20
+    """
+    kontra_augen = 240 - re_augen
+    missed_re = bool(re_level) and not _below(re_level or 0, kontra_augen)
+    missed_kontra = bool(kontra_level) and not _below(kontra_level or 0, re_augen)
+    re_wins = missed_kontra if missed_re != missed_kontra else re_augen >= 121
+    loser = kontra_augen if re_wins else re_augen
+    stages = sum(1 for limit in _LIMITS if loser < limit)
+    value = (10 if re_wins else 20) + 10 * stages
+    return value if re_wins else -value
+
+
+def utility_steps(obs: DoppelkopfObservation, model: str) -> tuple[list[int], list[float], bool]:
+    """Where the utility changes: (thresholds, utility per bucket, for the scoring party).
+
+    Bucket ``b`` holds the scoring party's final totals from ``thresholds[b-1]``
+    up to ``thresholds[b]``; the utilities are the scoring party's (Re, or the
+    opponents of an ouvert soloist). The flag says whether that is the
+    observing seat's party.
+    """
+    mine_re = obs.party == "re"
+    if model == "tricks":  # an ouvert solo: do the opponents take a trick?
+        return [1], [-1.0, 1.0], not mine_re
+    if obs.soloist is not None:
+        return [121], [-1.0, 1.0], mine_re
+    levels: dict[str, int | None] = {"re": None, "kontra": None}
+    for a in obs.announcements:
+        level = _LEVEL[a.word]
+        current = levels[a.party]
+        levels[a.party] = level if current is None else max(current, level)
+    table = [house_utility(a, levels["re"], levels["kontra"]) for a in range(241)]
+    thresholds = [a for a in range(1, 241) if table[a] != table[a - 1]]
+    utilities = [float(table[0])] + [float(table[a]) for a in thresholds]
+    return thresholds, utilities, mine_re
+
+
+class StrongDoppelkopfBot:
+    """PIMC over solved samples; seeded, bounded in samples and time."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | random.Random | None = None,
+        *,
+        samples: int = 20,
+        min_samples: int = 4,
+        time_budget: float = 0.4,
+        exact_tricks: int = 6,
+        horizon: int = 2,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.samples = samples
+        self.min_samples = min_samples
+        self.time_budget = time_budget
+        self.exact_tricks = exact_tricks
+        self.horizon = horizon
+        self.clock = clock
+        self.fallback = HeuristicDoppelkopfBot(random.Random(self.rng.getrandbits(64)))
+        #: Nodes searched for the last decision (for benchmarks).
+        self.last_nodes = 0
+        self.last_samples = 0
+
+    def evaluate(
+        self, obs: DoppelkopfObservation, cards: Sequence[Card], info: DoppelkopfInfoSet
+    ) -> dict[Card, float]:
+        """Mean utility for this seat's party of each of ``cards``, over the samples."""
+        thresholds, utilities, own = utility_steps(obs, info.model)
+        tricks_left = len(obs.hand)
+        horizon = None if tricks_left <= self.exact_tricks else self.horizon
+        totals = [0.0] * len(cards)
+        count = nodes = 0
+        deadline = self.clock() + self.time_budget
+        sign = 1.0 if own else -1.0
+        while count < self.samples and (count < self.min_samples or self.clock() < deadline):
+            position = info.sample(self.rng)
+            relative = [t - position.taken for t in thresholds]
+            base = sum(1 for t in relative if t <= 0)
+            live = [t for t in relative if t > 0]
+            buckets, n = reached(position, cards, live, horizon=horizon)
+            nodes += n
+            for i, b in enumerate(buckets):
+                totals[i] += sign * utilities[base + b]
+            count += 1
+        self.last_nodes = nodes
+        self.last_samples = count
+        return {card: total / count for card, total in zip(cards, totals, strict=True)}
+
+    def choose(self, observation: DoppelkopfObservation) -> Action:
+        obs = observation
+        preferred = self.fallback.choose(obs)
+        if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):
+            return preferred
+        info = DoppelkopfInfoSet(obs)
+        if not info.ready or info.order is None:
+            return preferred
+        if info.re is None and info.qc_rule != "normal":
+            return preferred  # the parties are not known yet
+        if len(obs.hand) > self.exact_tricks and self.horizon <= 0:
+            return preferred
+        suit_of = info.order.suit_of
+        cards = [a for a in obs.legal_actions if isinstance(a, Card)]
+        if obs.trick.cards:
+            led = suit_of[obs.trick.cards[0]]
+            cards = [c for c in cards if suit_of[c] == led] or cards
+        if len(cards) == 1:
+            return cards[0]
+        means = self.evaluate(obs, cards, info)
+        best = max(means.values())
+        tied = [c for c in cards if means[c] >= best - 1e-9]
+        if preferred in tied:
+            return preferred
+        return tied[0]

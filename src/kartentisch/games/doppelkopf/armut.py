@@ -1,0 +1,163 @@
+"""The Armut (mangelnder Trumpf): the offer, the answer and the exchange.
+
+Seed 003 § Mangelnder Trumpf: a player with few trumps declares an Armut in
+the last declaration round. The partner asked is a Hochzeit at the table,
+else the holder of the other Alte ("nach oben"), else the next seat without
+one ("nach unten"). He accepts or refuses (a refusal voids the deal); the
+poor player gives three cards holding all his trumps, the partner returns
+three, trumps only when he lacks other cards. Then play starts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kartentisch.engine import Event
+from kartentisch.errors import IllegalActionError
+from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.declarations import AUGEN, QUEEN_OF_CLUBS, trumps_in
+from kartentisch.games.doppelkopf.events import (
+    ArmutAnswered,
+    ArmutCardsPassed,
+    ArmutOffered,
+    Redeal,
+)
+from kartentisch.games.doppelkopf.play import start_play
+
+if TYPE_CHECKING:
+    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+
+__all__ = ["answer_armut", "check_exchange", "exchange", "exchange_options", "offer_armut"]
+
+
+def offer_armut(deal: DoppelkopfDeal) -> list[Event]:
+    poor = deal.armut_by
+    assert poor is not None
+    holders = [s for s in deal.playing for c in deal._hands[s] if c == QUEEN_OF_CLUBS]
+    if len(set(holders)) == 1:
+        partner = holders[0]  # a Hochzeit at the table is asked
+        direction = "down"
+    elif poor in holders:
+        partner = next(s for s in holders if s != poor)
+        direction = "up"
+    else:
+        partner = next(s for s in deal.ask_order if s != poor and s not in holders)
+        direction = "down"
+    deal.armut_partner = partner
+    deal.armut_direction = direction
+    deal.armut_trumps = trumps_in(deal, deal._hands[poor])
+    deal.phase = "armut_answer"
+    return [ArmutOffered(poor, deal.armut_trumps, direction, partner)]
+
+
+def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
+    new: list[Event] = [ArmutAnswered(seat, call.word == "accept")]
+    if call.word == "refuse":
+        deal.outcome = "redeal"
+        deal.redeal_reason = "armut_refused"
+        deal.phase = "redeal"
+        new.append(Redeal("armut_refused", seat))
+        return new
+    # The two may no longer play Scharfe (seed 003 § Mangelnder Trumpf).
+    pair = (deal.armut_by, deal.armut_partner)
+    if deal.scharfe_aces_by in pair:
+        deal.scharfe_aces_by = None
+    if deal.scharfe_kings_by in pair:
+        deal.scharfe_kings_by = None
+    deal._reorder()
+    deal.phase = "armut_give"
+    return new
+
+
+def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
+    """Armut: a few sensible exchanges (any valid three cards are accepted)."""
+    hand = deal._hands[seat]
+    suit_of = deal._order.suit_of
+    trumps = [c for c in hand if suit_of[c] == 4]
+    plain = sorted((c for c in hand if suit_of[c] != 4), key=lambda c: (AUGEN[c], c))
+    word = "give" if deal.phase == "armut_give" else "return"
+    if word == "give":
+        need = 3 - len(trumps)
+        choices = [
+            tuple(trumps) + tuple(plain[:need]),
+            tuple(trumps) + tuple(plain[-need:] if need else ()),
+        ]
+    else:
+        if len(plain) >= 3:
+            choices = [tuple(plain[:3]), tuple(plain[-3:])]
+        else:
+            low_trumps = sorted(trumps, key=lambda c: deal._order.power[c])
+            choices = [tuple(plain) + tuple(low_trumps[: 3 - len(plain)])]
+    out: list[Action] = []
+    for cards in choices:
+        call = Call(word, cards=tuple(sorted(cards)))
+        if call not in out:
+            out.append(call)
+    return out
+
+
+def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
+    word = "give" if deal.phase == "armut_give" else "return"
+    if call.word != word:
+        raise IllegalActionError(
+            "armut_exchange",
+            f"seat {seat} must {word} three cards now ('{word} C C C')",
+            seat=seat,
+            action=call,
+        )
+    cards = list(call.cards)
+    hand = list(deal._hands[seat])
+    if len(cards) != 3:
+        raise IllegalActionError(
+            "armut_three_cards",
+            f"exactly three cards are passed, not {len(cards)}",
+            seat=seat,
+            action=call,
+        )
+    for card in cards:
+        if card not in hand:
+            raise IllegalActionError(
+                "not_in_hand",
+                f"{card.symbol} is not in seat {seat}'s hand",
+                seat=seat,
+                action=call,
+            )
+        hand.remove(card)
+    suit_of = deal._order.suit_of
+    if word == "give":
+        left = [c for c in hand if suit_of[c] == 4]
+        if left:
+            raise IllegalActionError(
+                "armut_all_trumps",
+                f"the three cards must hold all trumps: {left[0].symbol} is still in hand",
+                seat=seat,
+                action=call,
+            )
+    else:
+        trumps = sum(1 for c in cards if suit_of[c] == 4)
+        plain_in_hand = sum(1 for c in deal._hands[seat] if suit_of[c] != 4)
+        if trumps > max(0, 3 - plain_in_hand):
+            raise IllegalActionError(
+                "armut_return_plain",
+                "trumps go back only when there are not enough other cards",
+                seat=seat,
+                action=call,
+            )
+
+
+def exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
+    to = deal.armut_partner if deal.phase == "armut_give" else deal.armut_by
+    assert to is not None
+    for card in call.cards:
+        deal._hands[seat].remove(card)
+    deal._hands[to].extend(call.cards)
+    trumps = trumps_in(deal, call.cards)
+    new: list[Event] = [ArmutCardsPassed(seat, to, call.word, len(call.cards), trumps)]
+    if deal.phase == "armut_give":
+        deal._armut_given = call.cards
+        deal.phase = "armut_return"
+    else:
+        deal._armut_returned = call.cards
+        deal.armut_returned_trumps = trumps
+        new.extend(start_play(deal))
+    return new

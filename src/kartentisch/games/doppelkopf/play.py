@@ -1,0 +1,334 @@
+"""The play phase: its start, the cards, the Hochzeit's partner, Kulanz, the end.
+
+When the declarations (and an Armut exchange) are over, :func:`start_play`
+settles the game type and the parties and hands the cards to a
+:class:`~kartentisch.tricks.TrickPlay`. :func:`play_card` plays one checked
+card; after each trick an unclarified Hochzeit looks for its partner (seed
+003, TSR 4.4). In table mode a revoke or a wrong announcement is accepted as
+an :class:`Offence`, which the Kulanzregel lets its player take back before
+the next card (:func:`take_back`). The last card hands the facts of the game
+to :func:`score_game` (:func:`finish`).
+
+These functions change a :class:`DoppelkopfDeal` that has already accepted
+the action; the deal keeps the record of actions and events.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from kartentisch.cards import Card
+from kartentisch.engine import Event
+from kartentisch.games.doppelkopf.declarations import QUEEN_OF_CLUBS, augen_of
+from kartentisch.games.doppelkopf.events import (
+    AnnouncementTakenBack,
+    CardPlayed,
+    CardTakenBack,
+    DealEnded,
+    HochzeitAlone,
+    HochzeitPartnerFound,
+    PlayStarted,
+    TrickWon,
+)
+from kartentisch.games.doppelkopf.scoring import (
+    Announcement,
+    GameFacts,
+    ScoringTrick,
+    score_game,
+)
+from kartentisch.games.doppelkopf.trumps import is_normal_order, sort_hand
+from kartentisch.tricks import TRUMP, TrickOrder, TrickPlay
+
+if TYPE_CHECKING:
+    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+
+__all__ = [
+    "Offence",
+    "alone_type",
+    "clarify_hochzeit",
+    "finish",
+    "game_facts",
+    "offenders",
+    "party_augen",
+    "play_card",
+    "start_play",
+    "take_back",
+    "take_back_offence",
+]
+
+
+#: The events of cards played are values: one shared instance per seat, card and trick.
+_card_played: Final = functools.cache(CardPlayed)
+
+
+@functools.cache
+def _trumps(order: TrickOrder, deck: tuple[Card, ...]) -> frozenset[Card]:
+    """The trumps of ``deck`` under ``order``."""
+    return frozenset(c for c in deck if order.suit_of[c] == TRUMP)
+
+
+@dataclass(slots=True)
+class Offence:
+    """A revoke or a wrong announcement accepted in table mode (Kulanz may undo it)."""
+
+    seat: int
+    kind: str  # "revoke" or "announcement"
+    cards_played: int
+    word: str = ""
+
+
+# -- the start -------------------------------------------------------------------
+
+
+def start_play(deal: DoppelkopfDeal) -> list[Event]:
+    holders = [s for s in deal.playing for c in deal._hands[s] if c == QUEEN_OF_CLUBS]
+    leader = deal.ask_order[0]
+    solo = deal._solo
+    if solo is not None:
+        deal.game_type = solo.kind
+        deal.solo = True
+        deal.ouvert = solo.ouvert
+        deal.soloist = solo.seat
+        deal._re_party = frozenset({solo.seat})
+        deal.pflicht = solo.pflicht
+        if deal.pflicht:
+            leader = solo.seat
+    elif deal.armut_by is not None:
+        deal.game_type = "armut"
+        # Natural partners: the Alten holders are Re; a Hochzeit asked takes the poor one in.
+        initial = [s for s in deal.playing for c in deal._initial[s] if c == QUEEN_OF_CLUBS]
+        re = set(initial)
+        if len(re) == 1:
+            re.add(deal.armut_by)
+        deal._re_party = frozenset(re)
+    elif deal.hochzeit_by is not None:
+        deal.game_type = "hochzeit"
+    elif len(set(holders)) == 1:
+        deal.game_type = alone_type(deal)
+        deal.solo = True
+        deal.silent = True
+        deal.soloist = holders[0]
+        deal._re_party = frozenset(holders)
+    else:
+        deal.game_type = "normal"
+        deal._re_party = frozenset(holders)
+    deal._reorder()
+    deal.phase = "play"
+    deal._play = TrickPlay(deal._order, deal._hands, deal.playing, leader)
+    scharfe_live = is_normal_order(deal.game_type, deal.options.solo_style)
+    public_type = "normal" if deal.silent else deal.game_type
+    open_hand = sort_hand(deal._hands[solo.seat], deal._order) if solo and solo.ouvert else ()
+    return [
+        PlayStarted(
+            public_type,
+            None if deal.silent else deal.soloist,
+            deal.ouvert,
+            leader,
+            scharfe_live and deal.scharfe_aces_by is not None,
+            scharfe_live and deal.scharfe_kings_by is not None,
+            open_hand,
+        )
+    ]
+
+
+def alone_type(deal: DoppelkopfDeal) -> str:
+    """A silent or partnerless Hochzeit: the Trumpfsolo (DDV: the ♦ solo)."""
+    return "diamonds" if deal.options.scoring == "ddv" else "trump"
+
+
+# -- the cards -------------------------------------------------------------------
+
+
+def play_card(deal: DoppelkopfDeal, card: Card, mover: int) -> list[Event]:
+    """Play ``card`` (already checked) for the seat to move; the events it caused."""
+    play = deal._play
+    assert play is not None
+    trick_no = len(play.tricks) + 1
+    new: list[Event] = [_card_played(mover, card, trick_no)]
+    if deal.options.table_mode and play.is_revoke(mover, card):
+        deal._offences.append(Offence(mover, "revoke", deal._cards_played + 1))
+    done = play.play(mover, card)
+    deal._cards_played += 1
+    if done is not None:
+        winner = done.winner
+        assert winner is not None
+        new.append(TrickWon(trick_no, winner, tuple(done.cards), augen_of(done.cards)))
+        if deal.game_type == "hochzeit" and deal.hochzeit_trick is None:
+            new.extend(clarify_hochzeit(deal))
+        if play.to_move is None:
+            new.append(finish(deal))
+    return new
+
+
+def clarify_hochzeit(deal: DoppelkopfDeal) -> list[Event]:
+    """Look for the Hochzeit partner in the tricks so far (seed 003, TSR 4.4)."""
+    play = deal._play
+    holder = deal.hochzeit_by
+    assert play is not None and holder is not None
+    suit_of = deal._order.suit_of
+    limit = deal.options.hochzeit_tricks
+    for number, trick in enumerate(play.tricks[:limit], start=1):
+        winner = trick.winner
+        if winner is None or winner == holder:
+            continue
+        led_trump = suit_of[trick.cards[0]] == 4
+        rule = deal.hochzeit_rule
+        if rule == "first_trick" or (rule == "first_trump") == led_trump:
+            deal.hochzeit_partner = winner
+            deal.hochzeit_trick = number
+            deal._re_party = frozenset({holder, winner})
+            return [HochzeitPartnerFound(holder, winner, number)]
+    if len(play.tricks) >= limit:
+        deal.hochzeit_trick = limit
+        deal._re_party = frozenset({holder})
+        return [HochzeitAlone(holder, limit)]
+    return []
+
+
+def _undo_hochzeit(deal: DoppelkopfDeal) -> None:
+    deal.hochzeit_partner = None
+    deal.hochzeit_trick = None
+    deal._re_party = None
+    clarify_hochzeit(deal)
+
+
+# -- Kulanz (table mode) ----------------------------------------------------------
+
+
+def offenders(deal: DoppelkopfDeal) -> frozenset[int]:
+    """Seats of the party that offended first (table mode), offences not taken back.
+
+    Seed 003 § Falsch bedient: the offending party is scored schwarz; a
+    later offence by the other party changes nothing.
+    """
+    if not deal._offences:
+        return frozenset()
+    first = _party_at_end(deal, deal._offences[0].seat)
+    return frozenset(o.seat for o in deal._offences if _party_at_end(deal, o.seat) == first)
+
+
+def _party_at_end(deal: DoppelkopfDeal, seat: int) -> str:
+    re = deal._re_party
+    if re is None and deal.hochzeit_by is not None:
+        re = frozenset({deal.hochzeit_by})
+    return "re" if re is not None and seat in re else "kontra"
+
+
+def take_back_offence(deal: DoppelkopfDeal, seat: int) -> Offence | None:
+    """Kulanzregel: the seat's own latest offence, if no card has been played since."""
+    if deal._play is None or deal.outcome is not None:
+        return None
+    for offence in reversed(deal._offences):
+        if offence.cards_played != deal._cards_played:
+            return None
+        if offence.seat == seat:
+            return offence
+    return None
+
+
+def take_back(deal: DoppelkopfDeal, seat: int) -> list[Event]:
+    offence = take_back_offence(deal, seat)
+    assert offence is not None and deal._play is not None
+    deal._offences.remove(offence)
+    if offence.kind == "announcement":
+        for i in range(len(deal.announcements) - 1, -1, -1):
+            a = deal.announcements[i]
+            if a.seat == seat and a.word == offence.word:
+                del deal.announcements[i]
+                break
+        return [AnnouncementTakenBack(seat, offence.word)]
+    completed = not deal._play.trick.cards
+    card = deal._play.unplay()
+    deal._cards_played -= 1
+    if completed and deal.game_type == "hochzeit":
+        _undo_hochzeit(deal)
+    return [CardTakenBack(seat, card, len(deal._play.tricks) + 1)]
+
+
+# -- the end ---------------------------------------------------------------------
+
+
+def party_augen(deal: DoppelkopfDeal) -> dict[str, int]:
+    """Augen taken so far by each party (by seat before the parties are known)."""
+    play = deal._play
+    if play is None:
+        return {"re": 0, "kontra": 0}
+    re = deal._re_party or frozenset()
+    out = {"re": 0, "kontra": 0}
+    for trick in play.tricks:
+        assert trick.winner is not None
+        out["re" if trick.winner in re else "kontra"] += augen_of(trick.cards)
+    return out
+
+
+def game_facts(deal: DoppelkopfDeal) -> GameFacts:
+    """The facts of the finished game, as :func:`score_game` reads them."""
+    play = deal._play
+    assert play is not None and deal._re_party is not None
+    solo = deal.solo
+    game_type = deal.game_type
+    if game_type == "hochzeit" and deal.hochzeit_partner is None:
+        game_type = alone_type(deal)
+        solo = True
+    offending = offenders(deal)
+    offences = {(o.seat, o.word) for o in deal._offences if o.kind == "announcement"}
+    kept: list[Announcement] = []
+    for a in deal.announcements:
+        if (a.seat, a.word) in offences:
+            # A wrong announcement counts as made (seed 003); later offences change nothing.
+            if a.seat in offending:
+                kept.append(a)
+        elif not (solo and deal.options.scoring == "house") or a.word == "kontra":
+            # A house solo has no stages and an implicit Re (seed 003 § Solo): only the
+            # opponents' Kontra counts, also in a silent solo no one knew of.
+            kept.append(a)
+    announcements = tuple(kept)
+    return GameFacts(
+        rules=deal.options.scoring,
+        seats=deal.playing,
+        table_size=deal.options.players,
+        re_party=deal._re_party,
+        game_type=game_type,
+        solo=solo,
+        ouvert=deal.ouvert,
+        announcements=announcements,
+        tricks=tuple(
+            ScoringTrick(tuple(t.seats), tuple(t.cards), t.winner)  # type: ignore[arg-type]
+            for t in play.tricks
+        ),
+        trumps=_trumps(deal._order, deal.options.deck()),
+        scharfe_aces=_scharfe_live(deal, "aces"),
+        offenders=offending,
+        bock_multiplier=deal.bock_multiplier,
+        rot_geht_rum=deal.options.rot_geht_rum,
+    )
+
+
+def _scharfe_live(deal: DoppelkopfDeal, part: str) -> bool:
+    if not is_normal_order(deal.game_type, deal.options.solo_style):
+        return False
+    return (deal.scharfe_aces_by if part == "aces" else deal.scharfe_kings_by) is not None
+
+
+def finish(deal: DoppelkopfDeal) -> DealEnded:
+    if deal.game_type == "hochzeit" and deal.hochzeit_partner is None and deal._re_party is None:
+        assert deal.hochzeit_by is not None
+        deal._re_party = frozenset({deal.hochzeit_by})
+    facts = game_facts(deal)
+    score = score_game(facts)
+    deal.score = score
+    deal.outcome = "played"
+    deal.phase = "done"
+    assert deal._re_party is not None
+    return DealEnded(
+        facts.game_type,
+        facts.solo,
+        tuple(sorted(deal._re_party)),
+        {p: score.augen[p] for p in ("re", "kontra")},
+        score.winner,
+        tuple(score.points),
+        tuple(sorted(deal.offenders)),
+        score,
+    )

@@ -1,0 +1,414 @@
+"""Doppelkopf at a web table: a session of games on one score sheet.
+
+The table plays a :class:`~kartentisch.games.doppelkopf.match.DoppelkopfMatch`
+for a fixed number of games (the web option ``games``; default two rounds,
+one deal per player and round). A deal that is thrown in (five kings, a
+refused Armut) is dealt again by the same dealer at once, and so is the next
+deal after a scored game, until the last game is on the sheet.
+
+Who may act: the seat to move (a declaration, an Armut answer or exchange, a
+card) is the only one in :attr:`DoppelkopfTable.acting`, the seat the table
+waits for. Announcements (and the Kulanz take-back in table mode) may come
+from any seat at any time: :meth:`DoppelkopfTable.legal` lists them for
+every seat that may make them, and :meth:`DoppelkopfTable.act` takes them
+from any seat.
+
+Views come from the engine's ``observation(seat)`` only: a seat sees its own
+hand, what was said and played, the open hand of an ouvert soloist and, if
+it took part, the Armut cards. A spectator sees the observation of a seat
+that holds no secret beyond its hand (not the soloist, not one of the Armut
+pair) with that hand, its legal actions and its party removed.
+
+>>> kind = TABLE_GAME
+>>> options = kind.normalize_options({"preset": "ddv"}, seats=4)
+>>> options["games"], options["preset"]
+(8, 'ddv')
+>>> game = kind.create(options, ["Ann", "Ben", "Cyd", "Dora"], seed=7)
+>>> seat = game.acting[0]
+>>> game.legal(seat)[:2]
+['pass', 'vorbehalt']
+>>> game.act(seat, "gesund")
+>>> game.actions == [(seat, "pass")], game.view(None)["hand"]
+(True, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final
+
+from kartentisch.bots import LEVELS
+from kartentisch.cards import Card
+from kartentisch.errors import IllegalActionError, NotationError, OptionError
+from kartentisch.games.doppelkopf.actions import Call, parse_action
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.events import DealEnded, Redeal
+from kartentisch.games.doppelkopf.match import DoppelkopfMatch
+from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
+from kartentisch.tricks import PlayedTrick
+
+__all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
+
+#: A session is this many rounds (every player deals once per round) unless ``games`` says.
+DEFAULT_ROUNDS: Final = 2
+MAX_GAMES: Final = 100
+
+#: Options the lobby offers, with their choices (the rest keep their preset's value).
+_OPTION_CHOICES: Final[dict[str, list[Any]]] = {
+    "nines": [False, True],
+    "scharfe": [True, False],
+    "ouvert": [True, False],
+    "hochzeit": ["choice", "first_trick"],
+    "armut": [True, False],
+    "pflichtsolo": [False, True],
+    "announcements": ["ten_cards", "ddv"],
+    "rot_geht_rum": ["extra_point", "bock", "off"],
+    "bock": [True, False],
+    "table_mode": [False, True],
+}
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _trick(trick: PlayedTrick) -> dict[str, Any]:
+    return dict(trick.to_dict())
+
+
+def _unique_names(names: Sequence[str]) -> list[str]:
+    """Seat names as the score sheet needs them: distinct (a second "Ann" is "Ann 2")."""
+    out: list[str] = []
+    for name in names:
+        candidate, n = name, 2
+        while candidate in out:
+            candidate, n = f"{name} {n}", n + 1
+        out.append(candidate)
+    return out
+
+
+class DoppelkopfTable:
+    """A :class:`~kartentisch.web.adapter.TableGame` over a :class:`DoppelkopfMatch`."""
+
+    game: ClassVar[str] = "doppelkopf"
+
+    def __init__(
+        self, options: DoppelkopfOptions, names: Sequence[str], seed: int, games: int
+    ) -> None:
+        self.names = list(names)
+        self.games = games
+        self.match = DoppelkopfMatch(options, seats=_unique_names(names), seed=seed)
+        self._actions: list[tuple[int, str]] = []
+        #: Summaries of finished deals, by index in the match's deals (they never change).
+        self._summaries: list[dict[str, Any]] = []
+
+    # -- the adapter API ----------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self._actions)
+
+    @property
+    def acting(self) -> tuple[int, ...]:
+        """The seat the table waits for; announcements are optional and come from any seat."""
+        seat = self.match.to_move
+        return () if seat is None or self.is_over else (seat,)
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.deal.is_over and self.match.sheet.games_played >= self.games
+
+    @property
+    def actions(self) -> list[tuple[int, str]]:
+        return list(self._actions)
+
+    def legal(self, seat: int) -> list[str]:
+        if self.is_over:
+            return []
+        return [str(a) for a in self.match.legal_actions(seat)]
+
+    def act(self, seat: int, text: str) -> None:
+        if self.is_over:
+            raise IllegalActionError("match_over", "the session is over", seat=seat)
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise IllegalActionError("bad_notation", str(exc), seat=seat, text=text) from None
+        match = self.match
+        match.apply(action, seat)
+        self._actions.append((seat, str(action)))
+        if match.deal.is_over and match.sheet.games_played < self.games:
+            match.start_deal()
+
+    def observation(self, seat: int) -> DoppelkopfObservation:
+        return self.match.deal.observation(seat)
+
+    def format_action(self, action: Any) -> str:
+        if not isinstance(action, Card | Call):
+            raise TypeError(f"a Doppelkopf action is a card or a call, not {action!r}")
+        return str(action)
+
+    def record(self, *, complete: bool) -> dict[str, Any]:
+        record = self.match.to_record()
+        if not complete and not self.is_over:
+            # The deal in progress has hidden hands: give only the finished deals.
+            record["deals"] = [d.deal_record() for d in self.match.deals if d.is_over]
+        record["games"] = self.games
+        return record
+
+    # -- views ----------------------------------------------------------------
+
+    def _public_observation(self, deal: DoppelkopfDeal) -> DoppelkopfObservation:
+        """The observation of a seat that knows nothing private but its own hand."""
+        first = deal.observation(0)
+        pair = {first.armut, first.armut_partner}
+        for seat in first.playing:
+            if seat in pair:
+                continue
+            obs = first if seat == 0 else deal.observation(seat)
+            if obs.soloist != seat:
+                return obs
+        raise AssertionError("every playing seat holds a secret")  # pragma: no cover
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        match = self.match
+        deal = match.deal
+        options = match.options
+        sheet = match.sheet
+        over = self.is_over
+        obs = deal.observation(seat) if seat is not None else self._public_observation(deal)
+        mine = seat is not None
+        n = options.players
+        revealed = obs.revealed
+        armut: dict[str, Any] | None = None
+        if obs.armut is not None:
+            armut = {
+                "seat": obs.armut,
+                "partner": obs.armut_partner,
+                "direction": obs.armut_direction or None,
+                "trumps": obs.armut_trumps,
+                "returned_trumps": obs.armut_returned_trumps,
+                # Only the two who exchanged see the cards (the observation says so).
+                "cards": _cards(obs.armut_cards) if mine else [],
+                "returned": _cards(obs.armut_returned) if mine else [],
+            }
+        hochzeit: dict[str, Any] | None = None
+        if obs.hochzeit is not None:
+            hochzeit = {
+                "seat": obs.hochzeit,
+                "rule": obs.hochzeit_rule or "first_trick",
+                "partner": obs.hochzeit_partner,
+            }
+        finished = self._finished()
+        view: dict[str, Any] = {
+            "game": self.game,
+            "seat": seat,
+            "players": n,
+            "names": list(self.names),
+            "version": self.version,
+            "deal_number": len(match.history),
+            "game_number": min(sheet.games_played + (0 if deal.is_over else 1), self.games),
+            "games": self.games,
+            "dealer": obs.dealer,
+            "playing": list(obs.playing),
+            "phase": obs.phase,
+            "declaration_round": obs.declaration_round,
+            "to_move": None if over else obs.to_move,
+            "hand": _cards(obs.hand) if mine else None,
+            "legal": [str(a) for a in obs.legal_actions] if mine and not over else [],
+            "hand_sizes": list(obs.hand_sizes),
+            "trumps": _cards(obs.trumps),
+            "declarations": [{"seat": s, "call": c} for s, c in obs.declarations],
+            "game_type": obs.game_type,
+            "ouvert": obs.ouvert,
+            "soloist": obs.soloist,
+            "open_hand": _cards(obs.open_hand),
+            "hochzeit": hochzeit,
+            "armut": armut,
+            "scharfe": {"aces": obs.scharfe_aces, "kings": obs.scharfe_kings},
+            "trick": _trick(obs.trick),
+            "tricks": [_trick(t) for t in obs.tricks],
+            "trick_number": obs.trick_number,
+            "tricks_per_deal": options.hand_size,
+            "tricks_won": [sum(1 for t in obs.tricks if t.winner == s) for s in range(n)],
+            "announcements": [
+                {"seat": a.seat, "party": a.party, "word": a.word} for a in obs.announcements
+            ],
+            "party": obs.party if mine else None,
+            "parties": [revealed.get(s) for s in range(n)],
+            "bock": {
+                "multiplier": obs.bock_multiplier,
+                "pending": list(sheet.pending_bocks),
+                "schedule": list(sheet.bock_schedule()),
+                "enabled": sheet.bock,
+            },
+            "sheet": {
+                "rows": self._rows(finished),
+                "totals": list(sheet.totals),
+            },
+            "deals": finished,
+            "rules": {
+                "preset": options.preset,
+                "scoring": options.scoring,
+                "declarations": options.declarations,
+                "announcements": options.announcements,
+                "hand_size": options.hand_size,
+                "table_mode": options.table_mode,
+            },
+            "options": {**options.to_dict(), "games": self.games},
+            "over": over,
+            "result": None,
+        }
+        if over:
+            totals = sheet.totals
+            best = max(totals)
+            view["result"] = {
+                "totals": list(totals),
+                "winners": [s for s, p in enumerate(totals) if p == best],
+            }
+        return view
+
+    def _finished(self) -> list[dict[str, Any]]:
+        """Every finished deal (thrown-in ones too), summarised once."""
+        deals = self.match.deals
+        while len(self._summaries) < len(deals) and deals[len(self._summaries)].is_over:
+            index = len(self._summaries)
+            self._summaries.append(self._summary(index + 1, deals[index]))
+        return self._summaries
+
+    def _summary(self, number: int, deal: DoppelkopfDeal) -> dict[str, Any]:
+        """What everyone may know of a finished deal: the game, the tricks, the score."""
+        obs = deal.observation(0)
+        out: dict[str, Any] = {
+            "number": number,
+            "dealer": obs.dealer,
+            "playing": list(obs.playing),
+            "outcome": obs.outcome,
+            "declarations": [{"seat": s, "call": c} for s, c in obs.declarations],
+            "bock_multiplier": obs.bock_multiplier,
+        }
+        if obs.outcome == "redeal":
+            redeal = next((e for e in reversed(deal.events) if isinstance(e, Redeal)), None)
+            out["redeal"] = {
+                "reason": redeal.reason if redeal else None,
+                "seat": redeal.seat if redeal else None,
+            }
+            return out
+        ended = next(e for e in reversed(deal.events) if isinstance(e, DealEnded))
+        score = obs.score
+        assert score is not None
+        re_party = sorted(ended.re_party)
+        out.update(
+            {
+                "game_type": ended.game_type,
+                "solo": ended.solo,
+                "ouvert": obs.ouvert,
+                "soloist": obs.soloist,
+                "hochzeit": obs.hochzeit,
+                "hochzeit_partner": obs.hochzeit_partner,
+                "armut": obs.armut,
+                "armut_partner": obs.armut_partner,
+                "re": re_party,
+                "kontra": [s for s in obs.playing if s not in re_party],
+                "announcements": [
+                    {"seat": a.seat, "party": a.party, "word": a.word} for a in obs.announcements
+                ],
+                "tricks": [_trick(t) for t in obs.tricks],
+                "augen": {p: score.augen[p] for p in ("re", "kontra")},
+                "winner": score.winner,
+                "stages": list(score.stages),
+                "extras": [e.to_dict() for e in score.extras],
+                "multiplier": score.multiplier,
+                "base": score.base,
+                "points": list(score.points),
+                "bock_trigger": score.bock_trigger,
+                "offenders": list(ended.offenders),
+            }
+        )
+        return out
+
+    def _rows(self, finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The sheet's rows; a game row names the deal it scores."""
+        played = iter(d["number"] for d in finished if d["outcome"] == "played")
+        rows = []
+        for row in self.match.sheet.rows:
+            data = row.to_dict()
+            data["deal"] = next(played, None) if row.kind == "game" else None
+            rows.append(data)
+        return rows
+
+
+class DoppelkopfTableType:
+    """Lobby metadata and factory of Doppelkopf tables."""
+
+    name = "doppelkopf"
+    titles: Mapping[str, str] = {
+        "en": "Doppelkopf",
+        "de": "Doppelkopf",
+        "ru": "Доппелькопф",
+    }
+    min_seats = 4
+    max_seats = 5
+    bot_levels: tuple[str, ...] = LEVELS["doppelkopf"]
+    default_bot_level = "heuristic"
+    presets: Mapping[str, Mapping[str, Any]] = PRESETS
+
+    def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError("options must be a JSON object of option names and values")
+        given = dict(options or {})
+        games = given.pop("games", None)
+        if "players" in given and given["players"] != seats:
+            raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
+        given["players"] = seats
+        result = DoppelkopfOptions.from_dict(given).to_dict()
+        if games is None:
+            games = DEFAULT_ROUNDS * seats
+        if type(games) is not int or not 1 <= games <= MAX_GAMES:
+            raise OptionError(f"games must be a whole number from 1 to {MAX_GAMES}")
+        result["games"] = games
+        return result
+
+    def create(
+        self, options: Mapping[str, Any], names: Sequence[str], seed: int
+    ) -> DoppelkopfTable:
+        given = dict(options)
+        games = given.pop("games", DEFAULT_ROUNDS * len(names))
+        return DoppelkopfTable(DoppelkopfOptions.from_dict(given), names, seed, int(games))
+
+    def replay(
+        self,
+        options: Mapping[str, Any],
+        names: Sequence[str],
+        seed: int,
+        actions: Sequence[tuple[int, str]],
+    ) -> DoppelkopfTable:
+        game = self.create(options, names, seed)
+        for seat, text in actions:
+            game.act(seat, text)
+        return game
+
+    def describe(self) -> dict[str, Any]:
+        defaults = DoppelkopfOptions()
+        return {
+            "name": self.name,
+            "titles": dict(self.titles),
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "default_seats": 4,
+            "bot_levels": list(self.bot_levels),
+            "default_bot_level": self.default_bot_level,
+            "presets": {
+                name: {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+                for name, values in self.presets.items()
+            },
+            "options": {
+                name: {"choices": choices, "default": getattr(defaults, name)}
+                for name, choices in _OPTION_CHOICES.items()
+            }
+            | {"games": {"min": 1, "max": MAX_GAMES, "default": None}},
+        }
+
+
+TABLE_GAME: Final = DoppelkopfTableType()
