@@ -70,6 +70,7 @@ class Run:
     deals: int = 0
     matches: int = 0
     matches_started: int = 0
+    stopping: bool = False
     tables: int = 0
 
     def error(self, code: str) -> None:
@@ -141,7 +142,39 @@ def cpu_seconds(pid: int) -> float:
 # -- the clients ------------------------------------------------------------------
 
 
-async def new_table(run: Run, http: httpx.AsyncClient) -> tuple[str, list[str]]:
+class HTTPFailure(Exception):
+    """A lobby request that was not answered with success."""
+
+
+async def post(run: Run, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON on a connection of its own; the answer's JSON.
+
+    A few lines of HTTP/1.1 on asyncio streams: an HTTP client library would cost
+    this process more CPU than the server spends on the request.
+    """
+    host, port = run.base.rsplit(":", 1)
+    data = json.dumps(body).encode()
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {run.base}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
+            + data
+        )
+        await writer.drain()
+        async with asyncio.timeout(SILENCE_S):
+            answer = await reader.read()
+    finally:
+        writer.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1] if head.startswith(b"HTTP/") else b"?"
+    if not status.startswith(b"2"):
+        raise HTTPFailure(f"http_{status.decode(errors='replace')}")
+    result: dict[str, Any] = json.loads(payload)
+    return result
+
+
+async def new_table(run: Run) -> tuple[str, list[str]]:
     """A table of four open seats taken by four clients: its id and the seat tokens."""
     start = time.perf_counter()
     body = {
@@ -149,25 +182,20 @@ async def new_table(run: Run, http: httpx.AsyncClient) -> tuple[str, list[str]]:
         "name": "Seat 1",
         "seats": [{"kind": "you"}] + [{"kind": "open"}] * (SEATS - 1),
     }
-    response = await http.post("/api/tables", json=body)
-    response.raise_for_status()
-    created = response.json()
+    created = await post(run, "/api/tables", body)
     tokens = [created["token"]]
     for seat in range(1, SEATS):
-        joined = await http.post(
-            f"/api/tables/{created['id']}/join", json={"name": f"Seat {seat + 1}", "seat": seat}
+        joined = await post(
+            run, f"/api/tables/{created['id']}/join", {"name": f"Seat {seat + 1}", "seat": seat}
         )
-        joined.raise_for_status()
-        tokens.append(joined.json()["token"])
+        tokens.append(joined["token"])
     run.create_latencies.append(time.perf_counter() - start)
     run.tables += 1
     table_id: str = created["id"]
     return table_id, tokens
 
 
-async def play_seat(
-    run: Run, table_id: str, seat: int, token: str, rng: random.Random
-) -> None:
+async def play_seat(run: Run, table_id: str, seat: int, token: str, rng: random.Random) -> None:
     """One seat of one table until its match is over."""
     url = f"ws://{run.base}/ws/tables/{table_id}"
     async with connect(
@@ -178,10 +206,15 @@ async def play_seat(
         sent_at: float | None = None
         deals = 0
         while True:
+            if run.stopping:
+                return
             try:
-                raw = await asyncio.wait_for(ws.recv(), SILENCE_S)
+                # (not asyncio.wait_for: in Python 3.11 it can swallow a cancellation)
+                async with asyncio.timeout(SILENCE_S):
+                    raw = await ws.recv()
             except TimeoutError:
-                run.error("silence")
+                if not run.stopping:
+                    run.error("silence")
                 return
             message = json.loads(raw)
             if message["type"] == "error":
@@ -191,7 +224,8 @@ async def play_seat(
                 continue
             version: int = message["version"]
             if sent_at is not None and version > acted:
-                run.latencies.append(time.perf_counter() - sent_at)
+                if not run.stopping:
+                    run.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             view = message["view"]
             if view is None:
@@ -207,23 +241,25 @@ async def play_seat(
                 continue
             if run.think > 0:
                 await asyncio.sleep(rng.uniform(0, 2 * run.think))
+            if run.stopping:
+                return
             acted = version
             action = rng.choice(view["legal"])
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
 
 
-async def table_slot(run: Run, http: httpx.AsyncClient, index: int, seed: int) -> None:
+async def table_slot(run: Run, index: int, seed: int) -> None:
     """Tables one after another, four clients each, until cancelled."""
     rng = random.Random(seed * 100_003 + index)
-    while run.matches_started < run.max_matches:
+    while not run.stopping and run.matches_started < run.max_matches:
         run.matches_started += 1
         try:
-            table_id, tokens = await new_table(run, http)
+            table_id, tokens = await new_table(run)
             await asyncio.gather(
                 *(play_seat(run, table_id, s, tokens[s], rng) for s in range(SEATS))
             )
-        except (httpx.HTTPError, WebSocketException, OSError) as exc:
+        except (HTTPFailure, WebSocketException, OSError, TimeoutError) as exc:
             run.error(type(exc).__name__)
             await asyncio.sleep(1)
 
@@ -237,24 +273,26 @@ async def watch_loop(run: Run) -> None:
 
 
 async def drive(run: Run, tables: int, seconds: float, seed: int, ramp: float) -> float:
-    """Play for ``seconds``; return the wall time the clients ran."""
+    """Play for ``seconds``, then stop every client; return the seconds played."""
     watcher = asyncio.create_task(watch_loop(run))
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    async with httpx.AsyncClient(base_url=f"http://{run.base}", limits=limits, timeout=30) as http:
-        start = time.perf_counter()
+    start = time.perf_counter()
 
-        async def staggered(i: int) -> None:
-            await asyncio.sleep(ramp * i / tables)  # tables start spread over ``ramp`` seconds
-            await table_slot(run, http, i, seed)
+    async def staggered(i: int) -> None:
+        await asyncio.sleep(ramp * i / tables)  # the tables start spread over ``ramp`` seconds
+        await table_slot(run, i, seed)
 
-        tasks = [asyncio.create_task(staggered(i)) for i in range(tables)]
-        await asyncio.wait(tasks, timeout=seconds)
-        elapsed = time.perf_counter() - start
-        for task in tasks:
+    tasks = [asyncio.create_task(staggered(i)) for i in range(tables)]
+    await asyncio.wait(tasks, timeout=seconds)
+    elapsed = time.perf_counter() - start
+    # Clients see the flag at their next message or turn; whatever still waits is cancelled.
+    run.stopping = True
+    pending = {t for t in tasks if not t.done()}
+    while pending:
+        for task in pending:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        watcher.cancel()
-        return elapsed
+        _, pending = await asyncio.wait(pending, timeout=5)
+    watcher.cancel()
+    return elapsed
 
 
 # -- the report ---------------------------------------------------------------------

@@ -163,5 +163,16 @@ def _dump(value: Any, indent: int) -> str:
             for k, v in value.items()
         ]
         return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if all(isinstance(v, str) and len(v) <= 3 for v in value):
+        # Cards: wrap them in rows rather than one per line.
+        rows: list[str] = []
+        row: list[str] = []
+        for word in (json.dumps(v, ensure_ascii=False) for v in value):
+            if row and len(pad) + len(", ".join([*row, word])) + 1 > 96:
+                rows.append(pad + ", ".join(row))
+                row = []
+            row.append(word)
+        rows.append(pad + ", ".join(row))
+        return "[\n" + ",\n".join(rows) + "\n" + "  " * indent + "]"
     items = [pad + _dump(v, indent + 1) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"

@@ -38,9 +38,7 @@ def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
 
 def fill(template: str, **params: Any) -> str:
     """The page's ``t()``: ``{name}`` fields filled from ``params``."""
-    return re.sub(
-        r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template
-    )
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)
 
 
 def public_view(server: ServerProcess, table_id: str) -> dict[str, Any]:
@@ -72,7 +70,9 @@ def play_one(page: Page) -> str:
 
 def open_seat(server: ServerProcess, page: Page) -> str:
     """A new table (the person and three bots) opened through its resume link; its id."""
-    created = server.post("/api/tables", {"game": "slobberhannes", "name": "Ann", "seats": QUICK_BOTS})
+    created = server.post(
+        "/api/tables", {"game": "slobberhannes", "name": "Ann", "seats": QUICK_BOTS}
+    )
     page.goto(f"{server.url}/t/{created['id']}#seat={created['seat']}&token={created['token']}")
     page.wait_for_selector(".hand-card.playable")
     table_id: str = created["id"]
@@ -154,9 +154,8 @@ def test_the_language_switch_changes_the_texts(server: ServerProcess, page: Page
             texts[lang]["nav.lobby"],
             texts[lang]["nav.rules"],
         ]
-        assert page.locator("form.create button[type=submit]").inner_text() == (
-            texts[lang]["lobby.create"]
-        )
+        create = page.locator("form.create button[type=submit]").inner_text()
+        assert create == texts[lang]["lobby.create"]
         assert page.title() == texts[lang]["ui.title"]
         shot(page, f"lobby-{lang}")
 

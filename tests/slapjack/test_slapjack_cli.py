@@ -230,12 +230,12 @@ def test_terminal_keys_in_cbreak_mode_on_a_terminal() -> None:
     try:
         assert not termios.tcgetattr(slave)[3] & termios.ICANON  # cbreak: no line editing
         os.write(master, b" c")  # no ENTER needed
-        got = [keys.get(2.0), keys.get(2.0)]
+        got = [keys.get(5.0), keys.get(5.0)]
         assert got == [" ", "c"]
         assert keys.get(0.01) is None
         os.write(master, b"\x04")  # Ctrl-D ends the input
         with pytest.raises(EOFError):
-            keys.get(2.0)
+            keys.get(5.0)
     finally:
         keys.close()
         assert termios.tcgetattr(slave) == before  # restored

@@ -220,7 +220,7 @@ _T: Final[dict[str, dict[str, str]]] = {
     "next_call": {"en": "next call", "de": "nächste Ansage", "ru": "следующий"},
     "out_mark": {"en": "out", "de": "raus", "ru": "выбыл"},
     "safe_mark": {"en": "safe", "de": "fertig", "ru": "спасён"},
-    "you": {"en": "You", "de": "Du", "ru": "Вы"},
+    "you": {"en": "Player", "de": "Spieler", "ru": "Игрок"},
     "refused": {
         "en": "Not allowed: {reason}",
         "de": "Nicht erlaubt: {reason}",
