@@ -5,21 +5,24 @@ The benchmark starts one ``kartentisch serve`` process on a free loopback port
 tables at once. Every seat of every table is a client of this process that
 speaks the browser's protocol over its own WebSocket: it says ``hello`` with
 its seat token, waits for its turn, thinks for a random time (uniform in
-0..2×``--think`` seconds) and sends a random legal card with the state's
-version. The server's own bots take no seat, so every action is a person's
-action and goes the whole way: parse, the table's lock, the version check,
-the engine, the store (one SQLite transaction), then a view per seat sent to
-all four connections. When a match ends the table's four clients open the
-next table; after ``--seconds`` every client stops and the figures are taken.
+0..2×``--think`` seconds; the default 0.8 s is the pace of the server's own
+bots) and sends a random legal card with the state's version. The server's
+own bots take no seat, so every action is a person's action and goes the
+whole way: parse, the table's lock, the version check, the engine, the store
+(one SQLite transaction), then a view per seat sent to all four connections.
+When a match ends the table's four clients open the next table; after
+``--seconds`` every client stops and the figures are taken.
 
 * round trip: from sending ``act`` to receiving the ``state`` with the new
   version on the same connection (p50/p90/p99/max); target: p99 under 100 ms
-* errors: every ``error`` message, refused request, dropped connection or
-  silence longer than 15 s; target: none
+* errors: every ``error`` message, refused request, dropped connection, a
+  lobby request or WebSocket opening unanswered for 15 s, or a client hearing
+  nothing for 15 s; target: none
 * deals (32 cards) and matches (until someone has 10 penalties) completed per
   second
 * the server's resident memory (``/proc/<pid>/status``) before the clients
-  come, its peak, and after they have gone; its CPU time; the load average
+  come, its peak, and after they have gone; its CPU time, and how long it was
+  runnable but waited for a CPU (``/proc/<pid>/schedstat``); the load average
 
 Run: ``python benchmarks/web_load.py [--tables 200] [--seconds 60] [--think 0.8] [--json]``.
 Loopback only; it stops by itself after ``--seconds`` (or ``--max-matches``).
@@ -139,6 +142,15 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """How long ``pid`` has waited, runnable, for a CPU (the kernel's schedstat run delay)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
+            return int(schedstat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 # -- the clients ------------------------------------------------------------------
 
 
@@ -256,11 +268,12 @@ async def table_slot(run: Run, index: int, seed: int) -> None:
         run.matches_started += 1
         try:
             table_id, tokens = await new_table(run)
-            await asyncio.gather(
-                *(play_seat(run, table_id, s, tokens[s], rng) for s in range(SEATS))
-            )
-        except (HTTPFailure, WebSocketException, OSError, TimeoutError) as exc:
-            run.error(type(exc).__name__)
+            async with asyncio.TaskGroup() as seats:  # one seat failing ends the table's others
+                for s in range(SEATS):
+                    seats.create_task(play_seat(run, table_id, s, tokens[s], rng))
+        except* (HTTPFailure, WebSocketException, OSError, TimeoutError) as failures:
+            for failure in failures.exceptions:
+                run.error(type(failure).__name__)
             await asyncio.sleep(1)
 
 
@@ -317,12 +330,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(0.5)
             memory_before = memory_kib(server.pid)
             cpu_before = cpu_seconds(server.pid)
+            wait_before = cpu_wait_seconds(server.pid)
             run = Run(base=f"127.0.0.1:{port}", think=args.think, max_matches=args.max_matches)
             client_cpu = time.process_time()
             elapsed = asyncio.run(drive(run, args.tables, args.seconds, args.seed, args.ramp))
             client_cpu = time.process_time() - client_cpu
             time.sleep(0.5)
             server_cpu = cpu_seconds(server.pid) - cpu_before
+            server_wait = cpu_wait_seconds(server.pid) - wait_before
             memory_after = memory_kib(server.pid)
             alive = server.poll() is None
         finally:
@@ -371,6 +386,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         },
         "server_cpu_s": server_cpu,
         "server_cores": server_cpu / elapsed,
+        "server_cpu_wait_s": server_wait,
         "server_cpu_ms_per_action": server_cpu * 1000 / len(ordered) if ordered else float("nan"),
         "client_loop_lag_ms": {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99)},
         "client_cpu_s": client_cpu,
@@ -413,6 +429,10 @@ def print_table(r: dict[str, Any]) -> None:
             "server CPU",
             f"{r['server_cpu_s']:.1f} s ({r['server_cores']:.2f} cores, "
             f"{r['server_cpu_ms_per_action']:.1f} ms per action, setup included)",
+        ),
+        (
+            "server waiting for a CPU",
+            f"{r['server_cpu_wait_s']:.1f} s (runnable, but other processes had the cores)",
         ),
         (
             "clients: CPU, loop lag p50 / p99",

@@ -208,8 +208,12 @@ class TrickPlay:
 
     def playable(self, seat: int) -> list[Card]:
         """Cards ``seat`` may play without revoking (duplicates collapsed)."""
-        cards = self.order.playable(self.hands[seat], self.led_suit)
-        return list(dict.fromkeys(cards)) if len(cards) > 1 else cards
+        cards = self.hands[seat]
+        led = self.trick.cards
+        if led:  # follow suit if possible (TrickOrder.playable, without the calls)
+            order = self.order
+            cards = order.follows(cards, order.suit_of[led[0]]) or cards
+        return list(dict.fromkeys(cards)) if len(cards) > 1 else list(cards)
 
     def check(self, seat: int, card: Card, *, must_follow: bool = True) -> None:
         """Raise :class:`IllegalActionError` unless ``seat`` may play ``card`` now."""

@@ -128,8 +128,13 @@ class ServerProcess:
         return data
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Headless Chromium for one module's tests.
+
+    Not for the session: while Playwright's sync API runs, its event loop is the
+    thread's running loop, and the async tests collected after these could not start theirs.
+    """
     reason = _missing()
     if reason is not None:
         if os.environ.get("CI") == "true":
@@ -147,27 +152,15 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
-def _serve(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp_path_factory.mktemp(name))
+@pytest.fixture(scope="module")
+def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module's tests; the restart test kills and starts it again."""
+    server = ServerProcess(tmp_path_factory.mktemp("e2e-server"))
     server.start()
     try:
         yield server
     finally:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server shared by the tests that do not restart it."""
-    yield from _serve(tmp_path_factory, "e2e-server")
-
-
-@pytest.fixture
-def own_server(
-    browser: Browser, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    """A server of the test's own, which it may kill and start again."""
-    yield from _serve(tmp_path_factory, "e2e-own-server")
 
 
 class PageErrors:

@@ -83,6 +83,7 @@ def test_a_whole_deal_from_the_lobby_by_clicking_cards(server: ServerProcess, pa
     en = catalog(server, "en")
     page.goto(f"{server.url}/")
     page.fill("#name", "Ann")
+    page.select_option("#game", "slobberhannes")
     seats = page.locator(".seat-setup select")
     assert seats.count() == 4
     chosen = [seats.nth(i).input_value() for i in range(4)]
@@ -124,7 +125,7 @@ def test_a_whole_deal_from_the_lobby_by_clicking_cards(server: ServerProcess, pa
     shot(page, "deal-summary")
 
     modal.locator("button.primary").click()
-    assert page.locator(".modal").count() == 0
+    page.wait_for_selector(".modal", state="detached")
     side = page.locator("aside.side .score-sheet")
     assert side.locator("tbody tr").first.locator("td").all_inner_texts() == ["1", *row]
     totals = side.locator("tbody tr.totals th").all_inner_texts()[1:]
@@ -208,20 +209,29 @@ def test_a_reload_resumes_the_seat(server: ServerProcess, page: Page) -> None:
     assert len(hand(page)) == 6
     assert public_view(server, table_id)["hand_sizes"][0] == 6
 
+    # On a phone the table fits the screen: nothing sticks out sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, "table-phone")
+
 
 def test_the_game_survives_a_server_restart(
-    own_server: ServerProcess, page: Page, page_errors: PageErrors
+    server: ServerProcess, page: Page, page_errors: PageErrors
 ) -> None:
-    en = catalog(own_server, "en")
-    table_id = open_seat(own_server, page)
+    """Kill the server (SIGKILL) mid-game and start it again on the same port and data.
+
+    The module's last test: the other tests' tables are restored too.
+    """
+    en = catalog(server, "en")
+    table_id = open_seat(server, page)
     play_one(page)
     page.wait_for_selector(".hand-card.playable")
     before = hand(page)
-    version = public_view(own_server, table_id)["version"]
+    version = public_view(server, table_id)["version"]
 
     # The browser complains about the refused connections while the server is down.
     page_errors.allowed += ["WebSocket connection", "ERR_CONNECTION_REFUSED"]
-    own_server.kill()
+    server.kill()
     page.wait_for_function(
         "text => document.getElementById('banner')?.textContent === text",
         arg=en["ui.reconnecting"],
@@ -234,7 +244,7 @@ def test_the_game_survives_a_server_restart(
     )
     assert hand(page) == before
     shot(page, "reconnecting")
-    own_server.start()
+    server.start()
 
     # The page reconnects by itself and shows the same state.
     page.wait_for_function(
@@ -242,7 +252,7 @@ def test_the_game_survives_a_server_restart(
     )
     page.wait_for_selector(".hand-card.playable")
     assert hand(page) == before
-    assert public_view(own_server, table_id)["version"] == version
+    assert public_view(server, table_id)["version"] == version
 
     # Play goes on, and a reload shows the same state as the live page.
     play_one(page)
@@ -252,4 +262,4 @@ def test_the_game_survives_a_server_restart(
     page.reload()
     page.wait_for_selector(".hand-card.playable")
     assert hand(page) == after
-    assert public_view(own_server, table_id)["version"] > version
+    assert public_view(server, table_id)["version"] > version

@@ -173,17 +173,32 @@ def fixed_clock() -> float:
 
 
 def test_strong_bot_is_legal_and_seeded() -> None:
+    searched = 0
+
     def run(seed: int) -> list[str]:
+        nonlocal searched
         bots = [
             StrongDoppelkopfBot(seed * 10 + s, samples=3, min_samples=1, clock=fixed_clock)
             if s % 2 == 0
             else HeuristicDoppelkopfBot(s)
             for s in range(4)
         ]
-        return play_deal(seed, bots)
+        actions = play_deal(seed, bots)
+        searched += sum(b.searched for b in bots if isinstance(b, StrongDoppelkopfBot))
+        return actions
 
     assert run(4) == run(4)
     run(7)
+    assert searched > 0
+
+
+def test_strong_bot_with_a_horizon_search_from_the_first_trick() -> None:
+    bots = [
+        StrongDoppelkopfBot(s, samples=2, min_samples=1, horizon=1, clock=fixed_clock)
+        for s in range(4)
+    ]
+    play_deal(4, bots)
+    assert all(bot.failures == 0 for bot in bots)
 
 
 def test_strong_bot_in_table_mode_and_with_five_players_never_revokes() -> None:
@@ -221,7 +236,7 @@ def test_strong_level_is_registered() -> None:
 
 def test_a_small_duplicate_match() -> None:
     result = run_tournament(
-        "doppelkopf", ["strong", "heuristic", "strong", "heuristic"], deals=1, seed=2
+        "doppelkopf", ["strong", "heuristic", "strong", "heuristic"], deals=1, seed=3
     )
     assert result.deals == 1 and not result.lower_is_better
     assert result.margin is not None and result.margin.first == "strong"

@@ -31,7 +31,7 @@ async def create(http: httpx.AsyncClient, **body: Any) -> httpx.Response:
 
 async def test_games_describe_presets_and_bots(http: httpx.AsyncClient) -> None:
     games = (await http.get("/api/games")).json()["games"]
-    assert [g["name"] for g in games] == ["slobberhannes", "doppelkopf"]
+    assert [g["name"] for g in games] == ["slobberhannes", "doppelkopf", "slapjack", "irish-snap"]
     assert games[0]["bot_levels"][:2] == ["random", "heuristic"]
     assert games[0]["default_bot_level"] in games[0]["bot_levels"]
     assert set(games[0]["presets"]) == {"standard", "russian"}

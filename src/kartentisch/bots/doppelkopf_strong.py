@@ -22,12 +22,16 @@ searches (:func:`~kartentisch.search.doppelkopf_solver.reached`) instead of
 an exact value, which is about a hundred times cheaper. Extra points (Fuchs,
 Karlchen, Doppelkopf) and the announcement multiplier are left out.
 
-**Horizon.** Solving a whole deal exactly takes seconds to minutes, so the
-exact search is used once at most ``exact_tricks`` tricks remain (6 by
-default, about 1–3 ms a sample); before that each sample is searched
-``horizon`` tricks deep and a greedy playout values the rest. Ties go to the
-card the heuristic bot prefers. Samples are bounded by ``samples`` and a time
-budget per decision (at least ``min_samples``).
+**When it searches.** Solving a whole deal exactly takes seconds to
+minutes, so the exact search starts once at most ``exact_tricks`` tricks
+remain (6 by default: a few milliseconds a sample); before that the bot
+plays the heuristic card. With ``horizon`` > 0 it searches the early tricks
+too, that many tricks deep, valuing the rest by a greedy playout — measured
+weaker than the heuristic card (docs/bots.md), so off by default. Ties go
+to the card the heuristic bot prefers. Samples are bounded by ``samples``, by a
+budget of searched nodes (so that a seeded bot plays the same however busy
+the machine is) and, as a safety net, by a time budget per decision; at
+least ``min_samples`` are drawn.
 
 While a Hochzeit still looks for its partner the parties are not known, and
 a Nullsolo is not modelled: then the bot plays the heuristic bot's card.
@@ -105,7 +109,7 @@ def utility_steps(obs: DoppelkopfObservation, model: str) -> tuple[list[int], li
 
 
 class StrongDoppelkopfBot:
-    """PIMC over solved samples; seeded, bounded in samples and time."""
+    """PIMC over solved samples; seeded, bounded in samples, nodes and time."""
 
     name = "strong"
 
@@ -115,14 +119,16 @@ class StrongDoppelkopfBot:
         *,
         samples: int = 20,
         min_samples: int = 4,
-        time_budget: float = 0.4,
+        node_budget: int = 4_000_000,
+        time_budget: float = 2.0,
         exact_tricks: int = 6,
-        horizon: int = 2,
+        horizon: int = 0,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
         self.min_samples = min_samples
+        self.node_budget = node_budget
         self.time_budget = time_budget
         self.exact_tricks = exact_tricks
         self.horizon = horizon
@@ -131,6 +137,10 @@ class StrongDoppelkopfBot:
         #: Nodes searched for the last decision (for benchmarks).
         self.last_nodes = 0
         self.last_samples = 0
+        #: Decisions searched, and those the sampler could not serve (the
+        #: heuristic card was played then).
+        self.searched = 0
+        self.failures = 0
 
     def evaluate(
         self, obs: DoppelkopfObservation, cards: Sequence[Card], info: DoppelkopfInfoSet
@@ -143,7 +153,9 @@ class StrongDoppelkopfBot:
         count = nodes = 0
         deadline = self.clock() + self.time_budget
         sign = 1.0 if own else -1.0
-        while count < self.samples and (count < self.min_samples or self.clock() < deadline):
+        while count < self.samples and (
+            count < self.min_samples or (nodes < self.node_budget and self.clock() < deadline)
+        ):
             position = info.sample(self.rng)
             relative = [t - position.taken for t in thresholds]
             base = sum(1 for t in relative if t <= 0)
@@ -155,6 +167,7 @@ class StrongDoppelkopfBot:
             count += 1
         self.last_nodes = nodes
         self.last_samples = count
+        self.searched += 1
         return {card: total / count for card, total in zip(cards, totals, strict=True)}
 
     def choose(self, observation: DoppelkopfObservation) -> Action:
@@ -162,13 +175,13 @@ class StrongDoppelkopfBot:
         preferred = self.fallback.choose(obs)
         if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):
             return preferred
+        if len(obs.hand) > self.exact_tricks and self.horizon <= 0:
+            return preferred  # too early for the exact search, and no horizon search
         info = DoppelkopfInfoSet(obs)
         if not info.ready or info.order is None:
             return preferred
         if info.re is None and info.qc_rule != "normal":
             return preferred  # the parties are not known yet
-        if len(obs.hand) > self.exact_tricks and self.horizon <= 0:
-            return preferred
         suit_of = info.order.suit_of
         cards = [a for a in obs.legal_actions if isinstance(a, Card)]
         if obs.trick.cards:
@@ -176,7 +189,12 @@ class StrongDoppelkopfBot:
             cards = [c for c in cards if suit_of[c] == led] or cards
         if len(cards) == 1:
             return cards[0]
-        means = self.evaluate(obs, cards, info)
+        try:
+            means = self.evaluate(obs, cards, info)
+        except (AssertionError, ValueError):
+            # An observation the sampler cannot fit (it should not happen): play safe.
+            self.failures += 1
+            return preferred
         best = max(means.values())
         tied = [c for c in cards if means[c] >= best - 1e-9]
         if preferred in tied:

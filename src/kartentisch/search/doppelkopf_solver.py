@@ -40,13 +40,15 @@ played wins). Speed comes from
 The compiled twin ``_dokosolve`` (C) runs the same algorithm; this module is
 the reference and the fallback (set ``KARTENTISCH_PURE_PYTHON=1`` to use it).
 
->>> from kartentisch.games.doppelkopf import DoppelkopfDeal
+>>> from kartentisch.games.doppelkopf import Call, DoppelkopfDeal
 >>> deal = DoppelkopfDeal.from_seed(3, dealer=0)
->>> while deal.phase != "play" or deal.trick_number < 8:
-...     _ = deal.apply(deal.legal_actions()[0])
+>>> while deal.phase == "declare":
+...     _ = deal.apply(Call("pass"))
+>>> while deal.trick_number < 8:
+...     _ = deal.apply(min(deal.following_actions()))
 >>> result = solve(deal)
 >>> result.value, result.total, result.best
-(20, 116, Card('KS'))
+(18, 82, Card('QH'))
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ __all__ = [
     "Model",
     "Position",
     "SolveResult",
+    "card_points",
     "compiled",
     "encoding",
     "reached",

@@ -34,8 +34,10 @@ from kartentisch.errors import KartentischError
 
 __all__ = [
     "TABLE_GAMES",
+    "RealtimeTableGame",
     "TableGame",
     "TableGameType",
+    "is_realtime",
     "table_game_type",
 ]
 
@@ -95,6 +97,47 @@ class TableGame(Protocol):
         """The game record; unless ``complete``, only the parts already public."""
 
 
+@runtime_checkable
+class RealtimeTableGame(TableGame, Protocol):
+    """A game played in real time (Slapjack, Irish Snap): actions carry game times.
+
+    The server does not call :meth:`TableGame.act` for live actions. It reads
+    each one with :meth:`precheck` (a refusal is sent back at once), lets the
+    fair-slap referee order it, and applies what the referee releases with
+    :meth:`apply_timed` at the referee's game time; :meth:`advance` lets game
+    time run (time-outs). :meth:`pile_key` says what an action made on a
+    version refers to: the card on top then. An action whose card is no longer
+    on top is stale and refused. :meth:`TableGame.act` still replays stored
+    actions, which are written with their game time.
+    """
+
+    @property
+    def clock(self) -> int:
+        """The game time in ms of the last action (or time advanced to)."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to turn the next card, or None while nobody may."""
+
+    def pile_key(self, version: int | None = None) -> int | None:
+        """The card on top at ``version`` (default: now); None for a version that never was."""
+
+    def turn_slot(self) -> tuple[int, ...] | None:
+        """Identifies one chance to turn a card; a new slot restarts the automatic turn."""
+
+    def deadline(self) -> int | None:
+        """The game time at which time alone will change the game, if any."""
+
+    def precheck(self, seat: int, text: str) -> tuple[Any, bool]:
+        """Read a live action (``turn``, ``slap``, ``slap!``); raise what the rules refuse now."""
+
+    def apply_timed(self, seat: int, text: str, t: int) -> list[Any]:
+        """Apply a live action at game time ``t``; return its events or raise, changing nothing."""
+
+    def advance(self, t: int) -> list[Any]:
+        """Let game time run to ``t``; return the events that time alone caused."""
+
+
 class TableGameType(Protocol):
     """A game's factory and what the lobby shows about it."""
 
@@ -128,11 +171,19 @@ class TableGameType(Protocol):
         """JSON for the lobby: titles, seats, presets, options, bot levels."""
 
 
-#: Registry name → module under ``kartentisch.web`` holding its ``TABLE_GAME``.
+#: Registry name → module under ``kartentisch.web`` holding its ``TABLE_GAME``
+#: (``module:NAME`` when the module's adapter has another name).
 TABLE_GAMES: dict[str, str] = {
     "slobberhannes": "kartentisch.web.games.slobberhannes",
     "doppelkopf": "kartentisch.web.games.doppelkopf",
+    "slapjack": "kartentisch.web.games.slapjack",
+    "irish-snap": "kartentisch.web.games.slapjack:IRISH_SNAP",
 }
+
+
+def is_realtime(kind: TableGameType) -> bool:
+    """Whether the game is played in real time (its type says ``realtime = True``)."""
+    return bool(getattr(kind, "realtime", False))
 
 
 def table_game_type(name: str) -> TableGameType:
@@ -143,8 +194,9 @@ def table_game_type(name: str) -> TableGameType:
     module_name = TABLE_GAMES.get(spec.name)
     if module_name is None:
         raise KartentischError(f"{spec.name} cannot be played in the web app yet")
+    module_name, _, attribute = module_name.partition(":")
     module = importlib.import_module(module_name)
-    kind: TableGameType = module.TABLE_GAME
+    kind: TableGameType = getattr(module, attribute or "TABLE_GAME")
     return kind
 
 

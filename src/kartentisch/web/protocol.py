@@ -31,6 +31,7 @@ __all__ = [
     "ClientMessage",
     "Hello",
     "Ping",
+    "Pong",
     "ProtocolError",
     "Start",
     "error_message",
@@ -75,13 +76,25 @@ class Ping:
 
 
 @dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to the server's ``ping`` at a real-time table: the nonce echoed.
+
+    >>> parse_client_message('{"type": "pong", "nonce": "00ff00ff00ff00ff"}')
+    Pong(nonce='00ff00ff00ff00ff')
+    """
+
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Start now: bots take the seats still open."""
 
 
-ClientMessage = Hello | Act | Ping | Start
+ClientMessage = Hello | Act | Ping | Pong | Start
 
-_TYPES: Final = ("hello", "act", "ping", "start")
+_TYPES: Final = ("hello", "act", "ping", "pong", "start")
+MAX_NONCE_CHARS: Final = 32
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
@@ -121,6 +134,11 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return Act(action.strip(), version)
     if kind == "ping":
         return Ping(data.get("t"))
+    if kind == "pong":
+        nonce = data.get("nonce")
+        if not isinstance(nonce, str) or not nonce or len(nonce) > MAX_NONCE_CHARS:
+            raise ProtocolError("bad_message", '"pong" needs "nonce", the string of the ping')
+        return Pong(nonce)
     if kind == "start":
         return Start()
     raise ProtocolError(

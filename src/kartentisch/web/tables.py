@@ -29,16 +29,23 @@ from typing import Any, Final
 from kartentisch.bots import Bot, make_bot
 from kartentisch.errors import IllegalActionError, KartentischError
 from kartentisch.storage import StoredTable, TableStore
-from kartentisch.web.adapter import TableGame, TableGameType, table_game_type
+from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
 from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.protocol import (
     Act,
     ClientMessage,
     Hello,
     Ping,
+    Pong,
     ProtocolError,
     Start,
     error_message,
+)
+from kartentisch.web.realtime import (
+    MonotonicTableClock,
+    RealtimeRunner,
+    RealtimeSettings,
+    TableClock,
 )
 
 __all__ = [
@@ -69,6 +76,10 @@ class ServerSettings:
     grace: float | None = 30.0
     #: Most tables waiting or playing at once (a table is small, but not free).
     max_live_tables: int = 1000
+    #: Real-time tables (Slapjack, Irish Snap): referee window, automatic turns, pings.
+    realtime: RealtimeSettings = field(default_factory=RealtimeSettings)
+    #: The clock of real-time tables; tests inject a manual or a fast one.
+    clock: TableClock = field(default_factory=MonotonicTableClock)
 
 
 class TableError(KartentischError):
@@ -201,6 +212,8 @@ class LiveTable:
         self._turn_started = _now()
         self._away_since: dict[int, float] = {}
         self._bots: dict[int, Bot] = {}
+        #: The driver of a real-time game (None for turn-based games).
+        self.runner: RealtimeRunner | None = None
         self.created = time.time()
 
     # -- facts ----------------------------------------------------------------
@@ -271,12 +284,15 @@ class LiveTable:
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
         view = self.game.view(seat) if self.game is not None else None
-        return {
+        message = {
             "type": "state",
             "version": self.version,
             "view": view,
             "table": self.summary(seat),
         }
+        if self.runner is not None:
+            message["live"] = self.runner.live(seat)
+        return message
 
     def broadcast(self) -> None:
         """Send every joined connection its own seat's state."""
@@ -285,6 +301,8 @@ class LiveTable:
             if conn.seat not in cache:
                 cache[conn.seat] = self.state_message(conn.seat)
             conn.send(cache[conn.seat])
+        if self.runner is not None:
+            self.runner.notify()
 
     # -- lobby ----------------------------------------------------------------
 
@@ -331,8 +349,8 @@ class LiveTable:
             self.id, seats=[s.to_json() for s in self.seats], status=self.status
         )
         self._turn_started = _now()
-        self.broadcast()
         self.start_driver()
+        self.broadcast()
 
     # -- connections -----------------------------------------------------------
 
@@ -340,6 +358,10 @@ class LiveTable:
         """Carry out one parsed client message."""
         if isinstance(message, Ping):
             conn.send({"type": "pong", "t": message.t})
+            return
+        if isinstance(message, Pong):
+            if conn.joined and self.runner is not None:
+                self.runner.pong(conn, message.nonce)
             return
         if isinstance(message, Hello):
             await self._hello(conn, message)
@@ -381,6 +403,8 @@ class LiveTable:
             self._left(old_seat)
         self._changed.set()
         self.broadcast()
+        if self.runner is not None:
+            self.runner.joined(conn)
 
     def detach(self, conn: Connection) -> None:
         """A connection closed: the seat stays reserved; a bot may take over after the grace."""
@@ -392,6 +416,13 @@ class LiveTable:
             self._left(conn.seat)
         self._changed.set()
         self.broadcast()
+        self._forget_if_finished()
+
+    def _forget_if_finished(self) -> None:
+        """A finished table that nobody watches leaves memory (``get`` reads it from the store)."""
+        finished = self.status == "finished" and not self.connections
+        if finished and self.manager.tables.get(self.id) is self:
+            del self.manager.tables[self.id]
 
     def _left(self, seat: int) -> None:
         if not self.connected(seat):
@@ -409,6 +440,10 @@ class LiveTable:
                 return
             if game.is_over:
                 conn.error("table_over", translate(lang, "error.table_over"))
+                return
+            if self.runner is not None:
+                # Real time: the version names the card the action was made on.
+                self.runner.act(conn, act)
                 return
             if act.version != game.version:
                 conn.error(
@@ -445,6 +480,7 @@ class LiveTable:
         self._turn_started = _now()
         self._changed.set()
         self.broadcast()
+        self._forget_if_finished()
 
     def _reload(self) -> None:
         stored = self.store.load(self.id)
@@ -460,7 +496,7 @@ class LiveTable:
     def _deadline(self) -> float | None:
         """Wall-clock time (ms since the epoch) when the acting person's timer runs out."""
         turn = self.turn_seconds
-        if turn is None or self.game is None or self.game.is_over:
+        if turn is None or self.game is None or self.game.is_over or is_realtime(self.kind):
             return None
         if not any(self.seats[s].kind == "human" for s in self.game.acting):
             return None
@@ -511,12 +547,22 @@ class LiveTable:
         return bot
 
     def start_driver(self) -> None:
+        if is_realtime(self.kind):
+            if self.game is None or self.game.is_over:
+                return
+            if self.runner is None or not self.runner.running:
+                settings = self.manager.settings
+                self.runner = RealtimeRunner(self, settings.realtime, settings.clock)
+                self.runner.start()
+            return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(
                 self._drive(), name=f"table-{self.id}"
             )
 
     async def stop_driver(self) -> None:
+        if self.runner is not None:
+            await self.runner.stop()
         task, self._driver = self._driver, None
         if task is not None and not task.done():
             task.cancel()
@@ -699,6 +745,8 @@ class TableManager:
         if stored is None:
             return None
         table = self._from_stored(stored)
+        if table.status == "finished":
+            return table  # nothing changes any more: not kept in memory (see _forget_if_finished)
         self.tables[table.id] = table
         if table.status == "playing":
             table.start_driver()
@@ -731,7 +779,7 @@ class TableManager:
             if seat.kind == "bot":
                 seat.name = _bot_name(i, seats)
         settings: dict[str, Any] = {}
-        if request.turn_seconds is not None:
+        if request.turn_seconds is not None and not is_realtime(request.kind):
             settings["turn_seconds"] = request.turn_seconds
         table = LiveTable(
             self,

@@ -48,6 +48,7 @@ _CHAIN: Final = {
     "kontra": ("kontra", "no90", "no60", "no30", "schwarz"),
 }
 _CALLS: Final = tuple(Call(w) for w in ANNOUNCEMENTS)
+_PARTY_WORDS: Final = frozenset({"re", "kontra"})
 _WORD_TEXT: Final = {
     "re": "Re",
     "kontra": "Kontra",
@@ -152,17 +153,21 @@ def announcement_verdicts(
             "announcements begin after the Hochzeit's deciding trick",
         )
     own = "re" if party == "re" else "kontra"
-    said = {(a.party, a.word) for a in deal.announcements}
     house_solo = options.scoring == "house" and deal.solo and not deal.silent
     armut_pair = deal.game_type == "armut" and seat in (deal.armut_by, deal.armut_partner)
+    if not explain and ((house_solo and seat == deal.soloist) or (armut_pair and not table_mode)):
+        return [_REFUSED] * len(words)  # every word is refused, by one rule or another
+    # The words said for this party, and its own words not said yet, lowest first.
+    said = {a.word for a in deal.announcements if a.party == party}
+    unsaid = [w for w in _CHAIN[own] if w not in said]
     cards = len(play.hands[seat])
-    # In time for sure when the lowest word added is (the highest word needs fewer cards).
+    # In time for sure when the lowest word added is (a higher word needs fewer cards).
     size = deal._hand_size
     base = size if house_timing else size - 1 - _hochzeit_shift(deal)
     out: list[Verdict] = []
     for word in words:
         offence = False
-        if word in ("re", "kontra") and word != own:
+        if word != own and word in _PARTY_WORDS:
             if not table_mode:
                 out.append(
                     IllegalActionError(
@@ -215,7 +220,7 @@ def announcement_verdicts(
                 )
                 continue
             offence = True
-        if (party, word) in said:
+        if word in said:
             what = (
                 f"{word} has already been said for this party"
                 if offence
@@ -227,10 +232,8 @@ def announcement_verdicts(
                 else _REFUSED
             )
             continue
-        if offence:
-            adds = [word]
-        else:
-            adds = [w for w in _CHAIN[own][: _STAGE[word] + 1] if (party, w) not in said]
+        # A word adds the lower words of its party not said yet (an offence only itself).
+        adds = [word] if offence else unsaid[: unsaid.index(word) + 1]
         if cards >= (base if house_timing else base - _STAGE[adds[0]]):
             out.append((party, adds, offence))
             continue

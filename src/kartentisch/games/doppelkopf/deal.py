@@ -30,9 +30,12 @@ is each table seat's score as written on the score sheet.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from kartentisch.cards import Card, deal_packets, shuffled
@@ -138,12 +141,9 @@ class DoppelkopfDeal(GameState[Action]):
         self.seat_names: tuple[str, ...] | None = tuple(seats) if seats is not None else None
         if self.seat_names is not None and len(self.seat_names) != n:
             raise DealError(f"{len(self.seat_names)} seat names given for {n} players")
-        #: The four seats that play, in table order (the 5-player dealer sits out).
-        self.playing: tuple[int, ...] = tuple(s for s in range(n) if n == 4 or s != dealer)
-        #: The same seats in the order they are asked and lead: from the dealer's left.
-        self.ask_order: tuple[int, ...] = tuple(
-            s for s in ((dealer + 1 + i) % n for i in range(n)) if s in self.playing
-        )
+        #: The four seats that play, in table order (the 5-player dealer sits out), and
+        #: the same seats in the order they are asked and lead: from the dealer's left.
+        self.playing, self.ask_order = _seat_orders(n, dealer)
         self._initial = self._validate_hands(hands)
         self._hand_size = options.hand_size
         self._hands: list[list[Card]] = [list(h) for h in self._initial]
@@ -152,10 +152,12 @@ class DoppelkopfDeal(GameState[Action]):
 
         # declarations
         self.phase = "declare"
-        self._rounds: list[str] = (
-            ["vorbehalt", "reservation"]
+        self._rounds: tuple[str, ...] = (
+            ("vorbehalt", "reservation")
             if options.declarations == "ddv"
-            else (["scharfe"] if options.scharfe else []) + ["solo", "marriage"]
+            else ("scharfe", "solo", "marriage")
+            if options.scharfe
+            else ("solo", "marriage")
         )
         self._round = 0
         self._queue: list[int] = list(self.ask_order)
@@ -203,7 +205,7 @@ class DoppelkopfDeal(GameState[Action]):
             DealStarted(
                 dealer,
                 self.playing,
-                tuple(len(h) for h in self._initial),
+                tuple(map(len, self._initial)),
                 options.packets,
                 bock_multiplier,
             )
@@ -219,6 +221,7 @@ class DoppelkopfDeal(GameState[Action]):
         if type(hands) not in (list, tuple) or len(hands) != n:
             raise DealError(f"a {n}-player deal needs {n} hands, one per seat (a list of lists)")
         out: list[tuple[Card, ...]] = []
+        hand_size = options.hand_size
         for seat, hand in enumerate(hands):
             if type(hand) not in (list, tuple):
                 raise DealError(f"the hand of seat {seat} must be a list of cards")
@@ -230,7 +233,7 @@ class DoppelkopfDeal(GameState[Action]):
                     cards = tuple(c if type(c) is Card else _to_card(c) for c in hand)
                 except NotationError as exc:
                     raise DealError(f"hand of seat {seat}: {exc}") from None
-            size = options.hand_size if seat in self.playing else 0
+            size = hand_size if seat in self.playing else 0
             if len(cards) != size:
                 if size == 0:
                     raise DealError(
@@ -238,7 +241,7 @@ class DoppelkopfDeal(GameState[Action]):
                     )
                 raise DealError(f"seat {seat} holds {len(cards)} cards; each player holds {size}")
             out.append(cards)
-        counts = Counter(c for h in out for c in h)
+        counts = Counter(chain.from_iterable(out))
         deck = options.deck()
         if not options.deck_cards().issuperset(counts) or max(counts.values()) > 2:
             for card, count in counts.items():
@@ -272,8 +275,7 @@ class DoppelkopfDeal(GameState[Action]):
                 raise DealError(f"a cut must leave cards in both packets: 1 to {len(deck) - 1}")
             deck = deck[cut:] + deck[:cut]
         n = options.players
-        order = [s for s in ((dealer + 1 + i) % n for i in range(n)) if n == 4 or s != dealer]
-        by_seat = deal_packets(deck, order, options.packets)
+        by_seat = deal_packets(deck, _seat_orders(n, dealer)[1], options.packets)
         hands = [by_seat.get(s, []) for s in range(n)]
         return cls(
             hands,
@@ -548,14 +550,13 @@ class DoppelkopfDeal(GameState[Action]):
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         who = self._to_move if seat is None else seat
-        # Fast path: an action of the exact type, found among the cached legal actions
-        # of its seat, is accepted without checking it again.
+        # Fast path: the very object offered among the cached legal actions of its seat
+        # (so of the exact type) is accepted without checking it again.
         legal = self._legal.get(who) if who is not None else None
-        kind = type(action)
         if (
             legal is None
-            or action not in legal
-            or (kind is not Card and (kind is not Call or self.phase in _EXCHANGE_PHASES))
+            or not any(map(is_, legal, repeat(action)))
+            or self.phase in _EXCHANGE_PHASES
         ):
             self.check(action, seat)
         assert who is not None
@@ -655,6 +656,13 @@ class DoppelkopfDeal(GameState[Action]):
             for a, s in zip(self._actions, self._action_seats, strict=True)
         ]
         return out
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_orders(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats that play, in table order, and the same seats from the dealer's left."""
+    playing = tuple(s for s in range(n) if n == 4 or s != dealer)
+    return playing, tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
 
 
 def _to_card(value: object) -> Card:

@@ -83,7 +83,8 @@ class Offence:
 
 
 def start_play(deal: DoppelkopfDeal) -> list[Event]:
-    holders = [s for s in deal.playing for c in deal._hands[s] if c == QUEEN_OF_CLUBS]
+    hands = deal._hands
+    holders = [s for s in deal.playing for _ in range(hands[s].count(QUEEN_OF_CLUBS))]
     leader = deal.ask_order[0]
     solo = deal._solo
     if solo is not None:
@@ -295,8 +296,10 @@ def game_facts(deal: DoppelkopfDeal) -> GameFacts:
         ouvert=deal.ouvert,
         announcements=announcements,
         tricks=tuple(
-            ScoringTrick(tuple(t.seats), tuple(t.cards), t.winner)  # type: ignore[arg-type]
-            for t in play.tricks
+            [
+                ScoringTrick(tuple(t.seats), tuple(t.cards), t.winner)  # type: ignore[arg-type]
+                for t in play.tricks
+            ]
         ),
         trumps=_trumps(deal._order, deal.options.deck()),
         scharfe_aces=_scharfe_live(deal, "aces"),
@@ -326,9 +329,9 @@ def finish(deal: DoppelkopfDeal) -> DealEnded:
         facts.game_type,
         facts.solo,
         tuple(sorted(deal._re_party)),
-        {p: score.augen[p] for p in ("re", "kontra")},
+        {str(p): n for p, n in score.augen.items()},
         score.winner,
         tuple(score.points),
-        tuple(sorted(deal.offenders)),
+        tuple(sorted(facts.offenders)),
         score,
     )

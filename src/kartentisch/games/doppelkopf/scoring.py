@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Final, Literal
 
 from kartentisch.cards import CARDS, Card, Rank, Suit, doppelkopf_deck
@@ -125,6 +126,8 @@ _CARD_AUGEN: Final = tuple(AUGEN.get(c.rank, 0) for c in CARDS)
 _FULL_COUNTS: Final = {
     nines: [doppelkopf_deck(nines=nines).count(c) for c in CARDS] for nines in (False, True)
 }
+#: The whole deck, sorted (a complete game played exactly these cards).
+_SORTED_DECK: Final = {nines: sorted(doppelkopf_deck(nines=nines)) for nines in (False, True)}
 
 
 class ScoringError(KartentischError):
@@ -363,18 +366,22 @@ def _check_layout(f: GameFacts) -> None:
 def _check_tricks(f: GameFacts) -> bool:
     """Check every trick; return whether they make up a whole game."""
     playing = set(f.seats)
+    cards = [c for t in f.tricks for c in t.cards]
+    sound = all(map(isinstance, cards, repeat(Card))) and _DECK_CARDS.issuperset(cards)
+    for t in f.tricks:
+        if not sound:
+            break
+        seats = t.seats
+        sound = len(seats) == 4 and len(t.cards) == 4 and set(seats) == playing
+        sound = sound and t.winner in seats
+    if not sound:
+        _raise_trick_error(f, playing)
+    cards.sort()
+    if cards == _SORTED_DECK[False] or cards == _SORTED_DECK[True]:
+        return True  # the whole deck, each card twice
     counts = [0] * 52
-    for i, t in enumerate(f.tricks, start=1):
-        if len(t.seats) != 4 or len(t.cards) != 4 or set(t.seats) != playing:
-            raise ScoringError(
-                f"trick {i} must have one card from each of the seats {sorted(playing)}"
-            )
-        if t.winner not in t.seats:
-            raise ScoringError(f"trick {i}: the winner {t.winner!r} did not play in it")
-        for card in t.cards:
-            if not isinstance(card, Card) or card not in _DECK_CARDS:
-                raise ScoringError(f"trick {i}: {card!r} is not a Doppelkopf card")
-            counts[card] += 1
+    for card in cards:
+        counts[card] += 1
     if max(counts) > 2:
         doubled = next(c for t in f.tricks for c in t.cards if counts[c] > 2)
         raise ScoringError(f"{doubled} was played {counts[doubled]} times; there are two")
@@ -387,6 +394,20 @@ def _check_tricks(f: GameFacts) -> bool:
             "(only a game with offenders in table mode may end early)"
         )
     return complete
+
+
+def _raise_trick_error(f: GameFacts, playing: set[int]) -> None:
+    """Name the first thing wrong with the tricks, trick by trick."""
+    for i, t in enumerate(f.tricks, start=1):
+        if len(t.seats) != 4 or len(t.cards) != 4 or set(t.seats) != playing:
+            raise ScoringError(
+                f"trick {i} must have one card from each of the seats {sorted(playing)}"
+            )
+        if t.winner not in t.seats:
+            raise ScoringError(f"trick {i}: the winner {t.winner!r} did not play in it")
+        for card in t.cards:
+            if not isinstance(card, Card) or card not in _DECK_CARDS:
+                raise ScoringError(f"trick {i}: {card!r} is not a Doppelkopf card")
 
 
 def _check_announcements(f: GameFacts) -> None:
@@ -427,8 +448,8 @@ def _prepare(f: GameFacts) -> _Game:
     parties = {s: f.party_of(s) for s in f.seats}
     augen: dict[Party, int] = {"re": 0, "kontra": 0}
     won: dict[Party, int] = {"re": 0, "kontra": 0}
-    card_augen = _CARD_AUGEN
-    trick_augen = tuple(sum([card_augen[c] for c in t.cards]) for t in f.tricks)
+    v = _CARD_AUGEN  # every trick holds four checked cards
+    trick_augen = tuple([v[w] + v[x] + v[y] + v[z] for w, x, y, z in [t.cards for t in f.tricks]])
     for t, trick_value in zip(f.tricks, trick_augen, strict=True):
         p = parties[t.winner]
         augen[p] += trick_value

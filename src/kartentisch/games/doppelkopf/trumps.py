@@ -119,9 +119,14 @@ def trick_order(
 
 def sort_hand(cards: Sequence[Card], order: TrickOrder | None = None) -> tuple[Card, ...]:
     """Display order: trumps first (high to low), then ♣ ♠ ♥ ♦ high to low."""
-    if order is None:
-        order = trick_order("normal")
+    key = _display_keys(trick_order("normal") if order is None else order)
+    return tuple(sorted(cards, key=key.__getitem__))
+
+
+@functools.cache
+def _display_keys(order: TrickOrder) -> tuple[tuple[int, int, int], ...]:
+    """The sort key of every card index for :func:`sort_hand`."""
     power, suit_of = order.power, order.suit_of
     return tuple(
-        sorted(cards, key=lambda c: (-power[c] if suit_of[c] == 4 else 0, suit_of[c], -power[c]))
+        (-power[c] if suit_of[c] == 4 else 0, suit_of[c], -power[c]) for c in range(len(power))
     )

@@ -315,7 +315,7 @@ class DoppelkopfTable:
                     {"seat": a.seat, "party": a.party, "word": a.word} for a in obs.announcements
                 ],
                 "tricks": [_trick(t) for t in obs.tricks],
-                "augen": {p: score.augen[p] for p in ("re", "kontra")},
+                "augen": dict(score.augen),
                 "winner": score.winner,
                 "stages": list(score.stages),
                 "extras": [e.to_dict() for e in score.extras],

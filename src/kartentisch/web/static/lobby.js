@@ -32,6 +32,8 @@ function createForm(games, navigate) {
   const seatRows = h("ol.seat-setup");
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, t("lobby.no_timer")), [15, 30, 60, 120].map((s) => h("option", { value: s }, t("lobby.seconds", { n: s }))));
   const options = h("div.options");
+  // Real-time games have no turn timer: a card not turned in time is turned automatically.
+  const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
 
   const seatChoice = (i) => {
     const select = h("select", { "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
@@ -64,6 +66,7 @@ function createForm(games, navigate) {
     seatRows.replaceChildren();
     drawSeats();
     options.replaceChildren();
+    timerRow.style.display = game.realtime ? "none" : "";
     for (const [name, spec] of Object.entries(game.options)) {
       let input;
       if (spec.choices) {
@@ -90,7 +93,7 @@ function createForm(games, navigate) {
       chosen[el.dataset.option] = el.tagName === "SELECT" ? JSON.parse(el.value) : Number(el.value);
     }
     const body = { game: gameSelect.value, seats, options: chosen, name: nameInput.value };
-    if (timer.value) body.turn_seconds = Number(timer.value);
+    if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
     localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
@@ -108,7 +111,7 @@ function createForm(games, navigate) {
     h("label", {}, h("span", {}, t("lobby.preset")), presetSelect),
     h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
     seatRows,
-    h("label", {}, h("span", {}, t("lobby.turn_timer")), timer),
+    timerRow,
     h("details", {}, h("summary", {}, t("lobby.rule_options")), options),
     h("button.primary", { type: "submit" }, t("lobby.create")),
   );

@@ -8,6 +8,8 @@ import { join } from "./lobby.js";
 const RENDERERS = {
   slobberhannes: () => import("./games/slobberhannes.js"),
   doppelkopf: () => import("./games/doppelkopf.js"),
+  slapjack: () => import("./games/slapjack.js"),
+  "irish-snap": () => import("./games/slapjack.js"),
 };
 
 export class TableScreen {
@@ -69,11 +71,15 @@ export class TableScreen {
   destroy() {
     this.closed = true;
     clearInterval(this.clock);
+    this.renderer?.destroy?.(this.memory);
     this.ws?.close();
   }
 
   receive(message) {
-    if (message.type === "state") {
+    if (message.type === "ping" && message.nonce) {
+      // A real-time table measures the line: answer at once, before anything else.
+      this.send({ type: "pong", nonce: message.nonce });
+    } else if (message.type === "state") {
       this.message = message;
       this.setBanner("");
       this.render();
