@@ -45,6 +45,28 @@ class TrickOrder:
 
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
+    #: The cards of each effective suit, 0..3 and :data:`TRUMP` (derived from ``suit_of``).
+    suit_cards: tuple[frozenset[Card], ...] = field(init=False, repr=False, compare=False)
+    #: For each led suit, each card's power in that trick; -1 where it cannot win.
+    strength: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        suit_of, power = self.suit_of, self.power
+        cards = range(len(suit_of))
+        suits = range(TRUMP + 1)
+        object.__setattr__(
+            self,
+            "suit_cards",
+            tuple(frozenset(CARDS[c] for c in cards if suit_of[c] == s) for s in suits),
+        )
+        object.__setattr__(
+            self,
+            "strength",
+            tuple(
+                tuple(power[c] if suit_of[c] in (led, TRUMP) else -1 for c in cards)
+                for led in suits
+            ),
+        )
 
     @classmethod
     def plain(cls, ranks_high_to_low: str | Sequence[Rank]) -> TrickOrder:
@@ -77,16 +99,9 @@ class TrickOrder:
 
     def winner(self, cards: Sequence[Card]) -> int:
         """Position in ``cards`` (in play order) of the card that wins the trick."""
-        suit_of, power = self.suit_of, self.power
-        led = suit_of[cards[0]]
-        best = 0
-        best_power = power[cards[0]]
-        for i in range(1, len(cards)):
-            card = cards[i]
-            s = suit_of[card]
-            if (s in (led, TRUMP)) and power[card] > best_power:
-                best, best_power = i, power[card]
-        return best
+        # The strongest card that follows or trumps; of equal ones the first played.
+        strength = list(map(self.strength[self.suit_of[cards[0]]].__getitem__, cards))
+        return strength.index(max(strength))
 
     def beats(self, card: Card, current: Card, led: int) -> bool:
         """Whether ``card``, played later, beats ``current`` in a trick led in ``led``."""
@@ -99,9 +114,8 @@ class TrickOrder:
         return self.power[card] > self.power[current]
 
     def follows(self, hand: Sequence[Card], led: int) -> list[Card]:
-        """The cards of ``hand`` that follow the led (effective) suit."""
-        suit_of = self.suit_of
-        return [c for c in hand if suit_of[c] == led]
+        """The cards of ``hand`` that follow the led (effective) suit, 0..3 or TRUMP."""
+        return list(filter(self.suit_cards[led].__contains__, hand))
 
     def playable(self, hand: Sequence[Card], led: int | None) -> list[Card]:
         """Cards that may be played without revoking: follow suit if possible, else any."""
@@ -267,7 +281,7 @@ class TrickPlay:
         trick.winner = won
         self.tricks.append(trick)
         self.leader = won
-        self.trick = Trick(won)
+        self.trick = Trick(won, [], [])
         self._pos = seats.index(won)
         return trick
 

@@ -16,6 +16,7 @@ still be in time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, filterfalse, repeat
 from typing import TYPE_CHECKING, Final
 
 from kartentisch.engine import Event
@@ -103,7 +104,7 @@ def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str,
 def announcement_calls(deal: DoppelkopfDeal, seat: int) -> list[Call]:
     """The announcements ``seat`` may make now, in the order of :data:`ANNOUNCEMENTS`."""
     verdicts = announcement_verdicts(deal, seat, ANNOUNCEMENTS, explain=False)
-    return [call for call, v in zip(_CALLS, verdicts, strict=True) if type(v) is tuple]
+    return list(compress(_CALLS, map(isinstance, verdicts, repeat(tuple))))
 
 
 def _refuse_all(
@@ -158,8 +159,8 @@ def announcement_verdicts(
     if not explain and ((house_solo and seat == deal.soloist) or (armut_pair and not table_mode)):
         return [_REFUSED] * len(words)  # every word is refused, by one rule or another
     # The words said for this party, and its own words not said yet, lowest first.
-    said = {a.word for a in deal.announcements if a.party == party}
-    unsaid = [w for w in _CHAIN[own] if w not in said]
+    said = {a.word for a in deal.announcements if a.party == party} if deal.announcements else ()
+    unsaid = list(filterfalse(said.__contains__, _CHAIN[own]))
     cards = len(play.hands[seat])
     # In time for sure when the lowest word added is (a higher word needs fewer cards).
     size = deal._hand_size

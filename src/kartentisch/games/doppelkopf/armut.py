@@ -70,7 +70,11 @@ def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
 
 
 def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
-    """Armut: a few sensible exchanges (any valid three cards are accepted)."""
+    """Armut: a few sensible exchanges (any valid three cards are accepted).
+
+    Only exchanges :func:`check_exchange` accepts are offered: with more than
+    three trumps (``armut_max_trumps`` above 3) no give is possible at all.
+    """
     hand = deal._hands[seat]
     suit_of = deal._order.suit_of
     trumps = [c for c in hand if suit_of[c] == 4]
@@ -91,9 +95,17 @@ def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
     out: list[Action] = []
     for cards in choices:
         call = Call(word, cards=tuple(sorted(cards)))
-        if call not in out:
+        if call not in out and _accepted(deal, call, seat):
             out.append(call)
     return out
+
+
+def _accepted(deal: DoppelkopfDeal, call: Call, seat: int) -> bool:
+    try:
+        check_exchange(deal, call, seat)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:

@@ -99,9 +99,6 @@ __all__ = [
 FREE_WORDS: Final = frozenset({*ANNOUNCEMENTS, "take_back"})
 _ARMUT_ANSWERS: Final = (Call("accept"), Call("refuse"))
 _TAKE_BACK: Final = Call("take_back")
-#: Phases whose actions are always checked in full, even when offered as legal:
-#: the Armut exchange accepts any valid three cards, and offers only a few.
-_EXCHANGE_PHASES: Final = frozenset({"armut_give", "armut_return"})
 _CARD_TYPE: Final = frozenset({Card})
 
 
@@ -198,7 +195,7 @@ class DoppelkopfDeal(GameState[Action]):
         self.redeal_reason: str | None = None
         self.score: GameScore | None = None
         #: Legal actions by seat, computed when asked; every applied action clears them.
-        self._legal: dict[int, list[Action]] = {}
+        self._legal: dict[int | None, list[Action]] = {}
         self._actions: list[Action] = []
         self._action_seats: list[int] = []
         self._events: list[Event] = [
@@ -419,24 +416,24 @@ class DoppelkopfDeal(GameState[Action]):
         return cached[:]
 
     def _compute_legal(self, seat: int) -> list[Action]:
-        if self.outcome is not None or seat not in self.playing:
-            return []
         phase = self.phase
-        mine = self._to_move == seat
-        if phase == "play":
+        if phase == "play":  # (the deal is not over)
+            if seat not in self.playing:
+                return []
             play = self._play
             assert play is not None
+            hand = play.hands[seat]
             table_mode = self.options.table_mode
             out: list[Action] = []
-            if mine:
-                out.extend(dict.fromkeys(play.hands[seat]) if table_mode else play.playable(seat))
-            if may_still_announce(self, seat, len(play.hands[seat])):
+            if seat == self._to_move:
+                out.extend(dict.fromkeys(hand) if table_mode else play.playable(seat))
+            if may_still_announce(self, seat, len(hand)):
                 out += announcement_calls(self, seat)
             if table_mode and take_back_offence(self, seat) is not None:
                 out.append(_TAKE_BACK)
             return out
-        if not mine:
-            return []
+        if seat != self._to_move or self.outcome is not None:
+            return []  # (the seat to move is one that plays)
         if phase == "declare":
             return declaration_options(self, seat)
         if phase == "armut_answer":
@@ -552,19 +549,14 @@ class DoppelkopfDeal(GameState[Action]):
         who = self._to_move if seat is None else seat
         # Fast path: the very object offered among the cached legal actions of its seat
         # (so of the exact type) is accepted without checking it again.
-        legal = self._legal.get(who) if who is not None else None
-        if (
-            legal is None
-            or not any(map(is_, legal, repeat(action)))
-            or self.phase in _EXCHANGE_PHASES
-        ):
+        legal = self._legal.get(who)
+        if legal is None or not any(map(is_, legal, repeat(action))):
             self.check(action, seat)
         assert who is not None
         self._legal.clear()
         if isinstance(action, Card):
             new = play_card(self, action, who)
-            assert self._play is not None
-            self._to_move = self._play.to_move
+            self._to_move = self._play.to_move  # type: ignore[union-attr]
         else:
             assert isinstance(action, Call)
             word = action.word

@@ -79,7 +79,7 @@ class SoloClaim:
 
 def augen_of(cards: Sequence[Card]) -> int:
     """The card points in ``cards``."""
-    return sum(AUGEN[c] for c in cards)
+    return sum(map(AUGEN.__getitem__, cards))
 
 
 def solo_rank(kind: str, ouvert: bool) -> int:
@@ -139,19 +139,19 @@ def kings_held(deal: DoppelkopfDeal, seat: int) -> int:
 
 
 @functools.cache
-def _solo_calls(soli: tuple[str, ...], ouvert: bool) -> tuple[tuple[Call, int], ...]:
-    """Every solo these rules allow, in the order offered, with its rank."""
+def _solo_calls(soli: tuple[str, ...], ouvert: bool, floor: float) -> tuple[Call, ...]:
+    """The soli these rules allow that rank above ``floor``, in the order offered."""
     return tuple(
-        (Call("solo", kind, o), solo_rank(kind, o))
+        Call("solo", kind, o)
         for kind in soli
         for o in ((False, True) if ouvert else (False,))
+        if solo_rank(kind, o) > floor
     )
 
 
 def solo_options(deal: DoppelkopfDeal, seat: int) -> list[Call]:
     options = deal.options
-    floor = _solo_floor(deal, seat)
-    return [call for call, rank in _solo_calls(options.soli, options.ouvert) if rank > floor]
+    return list(_solo_calls(options.soli, options.ouvert, _solo_floor(deal, seat)))
 
 
 def _solo_floor(deal: DoppelkopfDeal, seat: int) -> float:
