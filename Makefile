@@ -6,7 +6,14 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run play test lint typecheck unit bench clean
 
-$(STAMP): pyproject.toml
+# The compiled modules (setup.py) are rebuilt when their sources change.
+COMPILED := setup.py src/kartentisch/tricks.py src/kartentisch/search/_maxn.c \
+	src/kartentisch/search/_dokosolve.c \
+	$(addprefix src/kartentisch/games/doppelkopf/,actions.py announcements.py armut.py \
+	deal.py declarations.py play.py scoring.py scoring_base.py scoring_ddv.py \
+	scoring_house.py trumps.py)
+
+$(STAMP): pyproject.toml $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -19,8 +26,8 @@ play: $(STAMP)
 	$(BIN)/kartentisch play slobberhannes
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
+	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from kartentisch import _native as native
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
@@ -338,6 +339,8 @@ def machine() -> dict[str, Any]:
         "implementation": platform.python_implementation(),
         "system": f"{platform.system()} {platform.machine()}",
         "cpus": os.cpu_count(),
+        # The Doppelkopf engine and the trick machinery: mypyc-compiled or Python.
+        "engine_modules": native.status(),
     }
 
 
@@ -363,6 +366,7 @@ def report_text(results: Sequence[EngineResult], *, seed: int, seconds: float, r
     lines = [
         f"Random playouts: {rounds} round(s) of {seconds:g} s per engine, seed {seed}",
         f"{m['implementation']} {m['python']} on {m['system']}, {m['cpus']} CPUs",
+        f"Engine modules: {m['engine_modules']}",
         "",
     ]
     header = ("engine", "decisions/s best", "median", "games/s best", "median", "dec/game")

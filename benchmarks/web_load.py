@@ -9,15 +9,21 @@ its seat token, waits for its turn, thinks for a random time (uniform in
 bots) and sends a random legal card with the state's version. The server's
 own bots take no seat, so every action is a person's action and goes the
 whole way: parse, the table's lock, the version check, the engine, the store
-(one SQLite transaction), then a view per seat sent to all four connections.
-When a match ends the table's four clients open the next table; after
-``--seconds`` every client stops and the figures are taken.
+(committed in SQLite before anyone is told; the actions of one turn of the
+server's event loop share a transaction), then a view per seat sent to all
+four connections. When a match ends the table's four clients open the next
+table; after ``--seconds`` every client stops and the figures are taken.
+Each player connects from a loopback address of its own (127.x.y.z), as
+people do from their own computers, so the server's limits per address
+apply per player. The clients run in this one process (on uvloop when it is
+installed); their event loop's lag is reported so that a client that cannot
+keep up shows.
 
 * round trip: from sending ``act`` to receiving the ``state`` with the new
   version on the same connection (p50/p90/p99/max); target: p99 under 100 ms
-* errors: every ``error`` message, refused request, dropped connection, a
-  lobby request or WebSocket opening unanswered for 15 s, or a client hearing
-  nothing for 15 s; target: none
+* errors: every ``error`` message (by code), refused request (by HTTP
+  status), dropped connection, a lobby request or WebSocket opening unanswered
+  for 15 s, or a client hearing nothing for 15 s; target: none
 * deals (32 cards) and matches (until someone has 10 penalties) completed per
   second
 * the server's resident memory (``/proc/<pid>/status``) before the clients
@@ -33,6 +39,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
+import http.client
+import inspect
 import json
 import os
 import platform
@@ -44,15 +53,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 P99_TARGET_MS: Final = 100.0
+#: Loopback needs no proxy (and looking for one in the environment costs a millisecond a socket).
+NO_PROXY: Final[dict[str, Any]] = (
+    {"proxy": None} if "proxy" in inspect.signature(connect).parameters else {}
+)
 #: A client that hears nothing for this long counts an error and gives up its table.
 SILENCE_S: Final = 15.0
 SEATS: Final = 4
@@ -78,6 +92,16 @@ class Run:
 
     def error(self, code: str) -> None:
         self.errors[code] += 1
+
+
+def client_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop, the server's own event loop (uvicorn[standard]), when present; else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings it on Linux
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 # -- the server -----------------------------------------------------------------
@@ -114,13 +138,37 @@ def start_server(port: int, data_dir: Path, log: Path) -> subprocess.Popen[bytes
         if proc.poll() is not None:
             raise RuntimeError("the server exited:\n" + log.read_text(errors="replace"))
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            try:
+                probe.request("GET", "/healthz")
+                if probe.getresponse().status == 200:
+                    return proc
+            finally:
+                probe.close()
+        except OSError:
             pass
         time.sleep(0.05)
     proc.kill()
     raise RuntimeError("the server did not start within 60 s")
+
+
+def raise_open_files(clients: int) -> None:
+    """Allow the open files ``clients`` WebSockets take: 2 sockets per client, here and in
+    the server (which inherits the limit), with room to spare."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, 4 * clients + 256))
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if the server is not gone within 15 s."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
 
 
 def memory_kib(pid: int) -> dict[str, int]:
@@ -158,15 +206,25 @@ class HTTPFailure(Exception):
     """A lobby request that was not answered with success."""
 
 
-async def post(run: Run, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST JSON on a connection of its own; the answer's JSON.
+def client_address(slot: int, seat: int) -> str:
+    """The loopback address seat ``seat`` of table slot ``slot`` connects from.
+
+    Every player is a client address of its own (all of 127.0.0.0/8 is
+    loopback), as people at their own computers are: the server's limits per
+    address (lobby requests) apply to each player, not to the whole benchmark.
+    """
+    return f"127.{1 + slot // 250}.{1 + slot % 250}.{1 + seat}"
+
+
+async def post(run: Run, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
+    """POST JSON on a connection of its own from address ``source``; the answer's JSON.
 
     A few lines of HTTP/1.1 on asyncio streams: an HTTP client library would cost
     this process more CPU than the server spends on the request.
     """
     host, port = run.base.rsplit(":", 1)
     data = json.dumps(body).encode()
-    reader, writer = await asyncio.open_connection(host, int(port))
+    reader, writer = await asyncio.open_connection(host, int(port), local_addr=(source, 0))
     try:
         writer.write(
             f"POST {path} HTTP/1.1\r\nHost: {run.base}\r\nContent-Type: application/json\r\n"
@@ -186,7 +244,7 @@ async def post(run: Run, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-async def new_table(run: Run) -> tuple[str, list[str]]:
+async def new_table(run: Run, slot: int) -> tuple[str, list[str]]:
     """A table of four open seats taken by four clients: its id and the seat tokens."""
     start = time.perf_counter()
     body = {
@@ -194,11 +252,14 @@ async def new_table(run: Run) -> tuple[str, list[str]]:
         "name": "Seat 1",
         "seats": [{"kind": "you"}] + [{"kind": "open"}] * (SEATS - 1),
     }
-    created = await post(run, "/api/tables", body)
+    created = await post(run, "/api/tables", body, client_address(slot, 0))
     tokens = [created["token"]]
     for seat in range(1, SEATS):
         joined = await post(
-            run, f"/api/tables/{created['id']}/join", {"name": f"Seat {seat + 1}", "seat": seat}
+            run,
+            f"/api/tables/{created['id']}/join",
+            {"name": f"Seat {seat + 1}", "seat": seat},
+            client_address(slot, seat),
         )
         tokens.append(joined["token"])
     run.create_latencies.append(time.perf_counter() - start)
@@ -207,28 +268,56 @@ async def new_table(run: Run) -> tuple[str, list[str]]:
     return table_id, tokens
 
 
-async def play_seat(run: Run, table_id: str, seat: int, token: str, rng: random.Random) -> None:
+def open_seat(
+    run: Run, slot: int, seat: int, table_id: str, token: str
+) -> AbstractAsyncContextManager[ClientConnection]:
+    """A WebSocket to ``table_id`` from the client address of ``slot``/``seat``; it says hello."""
+
+    @contextlib.asynccontextmanager
+    async def opened() -> AsyncIterator[ClientConnection]:
+        async with connect(
+            f"ws://{run.base}/ws/tables/{table_id}",
+            max_size=None,
+            ping_interval=None,
+            open_timeout=SILENCE_S,
+            close_timeout=2,
+            local_addr=(client_address(slot, seat), 0),
+            **NO_PROXY,
+        ) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            yield ws
+
+    return opened()
+
+
+async def receive(run: Run, ws: ClientConnection) -> dict[str, Any] | None:
+    """The next message, or None after ``SILENCE_S`` of silence (an error unless stopping)."""
+    try:
+        # (not asyncio.wait_for: in Python 3.11 it can swallow a cancellation)
+        async with asyncio.timeout(SILENCE_S):
+            raw = await ws.recv()
+    except TimeoutError:
+        if not run.stopping:
+            run.error("silence")
+        return None
+    message: dict[str, Any] = json.loads(raw)
+    return message
+
+
+async def play_seat(
+    run: Run, slot: int, table_id: str, seat: int, token: str, rng: random.Random
+) -> None:
     """One seat of one table until its match is over."""
-    url = f"ws://{run.base}/ws/tables/{table_id}"
-    async with connect(
-        url, max_size=None, ping_interval=None, open_timeout=SILENCE_S, close_timeout=2
-    ) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with open_seat(run, slot, seat, table_id, token) as ws:
         acted = -1  # the version this seat last acted on
         sent_at: float | None = None
         deals = 0
         while True:
             if run.stopping:
                 return
-            try:
-                # (not asyncio.wait_for: in Python 3.11 it can swallow a cancellation)
-                async with asyncio.timeout(SILENCE_S):
-                    raw = await ws.recv()
-            except TimeoutError:
-                if not run.stopping:
-                    run.error("silence")
+            message = await receive(run, ws)
+            if message is None:
                 return
-            message = json.loads(raw)
             if message["type"] == "error":
                 run.error(str(message.get("code")))
                 continue
@@ -267,13 +356,15 @@ async def table_slot(run: Run, index: int, seed: int) -> None:
     while not run.stopping and run.matches_started < run.max_matches:
         run.matches_started += 1
         try:
-            table_id, tokens = await new_table(run)
+            table_id, tokens = await new_table(run, index)
             async with asyncio.TaskGroup() as seats:  # one seat failing ends the table's others
                 for s in range(SEATS):
-                    seats.create_task(play_seat(run, table_id, s, tokens[s], rng))
+                    seats.create_task(play_seat(run, index, table_id, s, tokens[s], rng))
         except* (HTTPFailure, WebSocketException, OSError, TimeoutError) as failures:
             for failure in failures.exceptions:
-                run.error(type(failure).__name__)
+                run.error(
+                    str(failure) if isinstance(failure, HTTPFailure) else type(failure).__name__
+                )
             await asyncio.sleep(1)
 
 
@@ -318,10 +409,7 @@ def percentile(ordered: list[float], q: float) -> float:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = min(hard, max(soft, 4 * args.tables * SEATS + 256))
-    if wanted > soft:  # 2 sockets per client here and there; the server inherits the limit
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    raise_open_files(args.tables * SEATS)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kartentisch-load-") as tmp:
         port = free_port()
@@ -333,7 +421,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             wait_before = cpu_wait_seconds(server.pid)
             run = Run(base=f"127.0.0.1:{port}", think=args.think, max_matches=args.max_matches)
             client_cpu = time.process_time()
-            elapsed = asyncio.run(drive(run, args.tables, args.seconds, args.seed, args.ramp))
+            with asyncio.Runner(loop_factory=client_event_loop()) as runner:
+                elapsed = runner.run(drive(run, args.tables, args.seconds, args.seed, args.ramp))
             client_cpu = time.process_time() - client_cpu
             time.sleep(0.5)
             server_cpu = cpu_seconds(server.pid) - cpu_before
@@ -341,12 +430,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             memory_after = memory_kib(server.pid)
             alive = server.poll() is None
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop_server(server)
     if not alive:
         run.error("server_died")
     ordered = sorted(run.latencies)
@@ -395,6 +479,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "system": f"{platform.system()} {platform.machine()}",
+            "client_event_loop": "asyncio" if client_event_loop() is None else "uvloop",
         },
         "target_p99_ms": P99_TARGET_MS,
         "target_met": bool(ms) and percentile(ms, 0.99) < P99_TARGET_MS and not run.errors,

@@ -6,4 +6,6 @@ The layers, from the bottom: :mod:`kartentisch.cards`, the shared
 matches with score sheets, and the interfaces (:mod:`kartentisch.cli`).
 """
 
+from kartentisch import _native  # noqa: F401  (first: decides compiled or pure modules)
+
 __version__ = "0.1.0"

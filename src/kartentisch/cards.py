@@ -15,8 +15,10 @@ Card('QC')
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from typing import Final
 
@@ -341,10 +343,26 @@ def deal_packets(
             f"packets {tuple(packets)} for {len(seats)} seats need "
             f"{sum(packets) * len(seats)} cards, the deck has {len(deck)}"
         )
-    hands: dict[int, list[Card]] = {s: [] for s in seats}
+    takers = _packet_takers(tuple(packets), len(seats))
+    return {seat: take(deck) for seat, take in zip(seats, takers, strict=True)}
+
+
+@functools.lru_cache(maxsize=64)
+def _packet_takers(
+    packets: tuple[int, ...], players: int
+) -> tuple[Callable[[Sequence[Card]], list[Card]], ...]:
+    """For each seat in dealing order, a function taking its cards from a deck."""
+    positions: list[list[int]] = [[] for _ in range(players)]
     pos = 0
     for size in packets:
-        for seat in seats:
-            hands[seat].extend(deck[pos : pos + size])
+        for hand in positions:
+            hand.extend(range(pos, pos + size))
             pos += size
-    return hands
+    return tuple(_taker(tuple(p)) for p in positions)
+
+
+def _taker(positions: tuple[int, ...]) -> Callable[[Sequence[Card]], list[Card]]:
+    if len(positions) < 2:  # itemgetter returns a bare item for one index
+        return lambda deck: [deck[i] for i in positions]
+    get = operator.itemgetter(*positions)
+    return lambda deck: list(get(deck))

@@ -13,13 +13,17 @@ action in the player's language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from kartentisch.errors import IllegalActionError
 
-__all__ = ["LANGUAGES", "describe_refusal", "t"]
+__all__ = ["LANGUAGES", "Catalog", "describe_refusal", "lookup", "t"]
 
 LANGUAGES: Final = ("de", "en", "ru")
+
+#: Messages by key, each in the languages it is written in (English always).
+Catalog = Mapping[str, Mapping[str, str]]
 
 _CATALOG: Final[dict[str, dict[str, str]]] = {
     # refusals, by rule code
@@ -37,6 +41,11 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
         "en": "{card} is not in your hand",
         "de": "{card} hast du nicht auf der Hand",
         "ru": "карты {card} нет у вас на руке",
+    },
+    "malformed_call": {
+        "en": "this is not a Doppelkopf action as the notation writes it",
+        "de": "das ist keine Doppelkopf-Ansage, wie die Notation sie schreibt",
+        "ru": "это не действие доппелькопфа в принятой записи",
     },
     "deal_over": {
         "en": "the deal is over",
@@ -166,16 +175,37 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
         "de": "die einzige spielbare Karte",
         "ru": "единственная возможная карта",
     },
+    "hint_points": {
+        "en": "expected {value} points (next best {other}: {other_value})",
+        "de": "erwartet {value} Punkte (nächstbeste {other}: {other_value})",
+        "ru": "ожидается {value} очков (следующая {other}: {other_value})",
+    },
+    "hint_not_searched": {
+        "en": "by table wisdom, not searched",
+        "de": "nach Faustregel, nicht durchgerechnet",
+        "ru": "по эвристике, без перебора",
+    },
+    "hint_early": {
+        "en": "by table wisdom; the search starts {n} tricks before the end",
+        "de": "nach Faustregel; durchgerechnet wird ab {n} Stichen vor Schluss",
+        "ru": "по эвристике; перебор начинается за {n} взяток до конца",
+    },
 }
 
 
-def t(lang: str, key: str, **fields: Any) -> str:
-    """The message ``key`` in ``lang`` (English if missing), formatted with ``fields``."""
-    entry = _CATALOG.get(key)
+def lookup(catalog: Catalog, lang: str, key: str, fields: Mapping[str, Any]) -> str:
+    """The message ``key`` of ``catalog`` in ``lang`` (English if missing), formatted with
+    ``fields``; every catalog of the package is read through this."""
+    entry = catalog.get(key)
     if entry is None:
         raise KeyError(f"no message {key!r}")
     text = entry.get(lang) or entry["en"]
     return text.format(**fields) if fields else text
+
+
+def t(lang: str, key: str, **fields: Any) -> str:
+    """The message ``key`` in ``lang`` (English if missing), formatted with ``fields``."""
+    return lookup(_CATALOG, lang, key, fields)
 
 
 def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:

@@ -3,19 +3,46 @@
 The format is documented in docs/records.md. Reading never trusts the input:
 any problem becomes a :class:`~kartentisch.errors.RecordError` (malformed) or
 a :class:`ReplayError` (an action the rules refuse, with its position).
+:func:`replay_record` and :func:`replay_actions` (with :func:`record_options`,
+:func:`record_seats` and :func:`hands_dealt`) are the replay steps the
+trick-taking games share.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from kartentisch.engine import RECORD_FORMAT
-from kartentisch.errors import IllegalActionError, KartentischError, RecordError
+from kartentisch.errors import (
+    DealError,
+    IllegalActionError,
+    KartentischError,
+    NotationError,
+    OptionError,
+    RecordError,
+)
 
-__all__ = ["ReplayError", "check_record", "load_record", "loads_record", "require", "write_record"]
+__all__ = [
+    "ReplayError",
+    "check_record",
+    "hands_dealt",
+    "load_record",
+    "loads_record",
+    "record_options",
+    "record_seats",
+    "replay_actions",
+    "replay_record",
+    "require",
+    "write_record",
+]
+
+T = TypeVar("T")
+M = TypeVar("M")
+D = TypeVar("D")
+Op = TypeVar("Op", bound="_Options")
 
 #: Records larger than this are refused before parsing (a hand-written record is tiny).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -123,6 +150,126 @@ def require(
         names = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds)
         raise RecordError(f'field "{key}"{place} must be {names}, not {_json_type(value)}')
     return value
+
+
+def record_options(record: Mapping[str, Any], from_dict: Callable[[dict[str, Any]], T]) -> T:
+    """The record's ``options`` object (none: the defaults) read by ``from_dict``.
+
+    An option ``from_dict`` refuses (an :class:`~kartentisch.errors.OptionError`)
+    becomes a RecordError.
+    """
+    raw = record.get("options", {})
+    if not isinstance(raw, dict):
+        raise RecordError('field "options" must be an object')
+    try:
+        return from_dict(raw)
+    except OptionError as exc:
+        raise RecordError(f"options: {exc}") from None
+
+
+def record_seats(record: Mapping[str, Any], players: int) -> tuple[str, ...] | None:
+    """The record's ``seats``, one name per seat; None if it names none."""
+    if "seats" not in record:
+        return None
+    seats = require(record, "seats", list)
+    if len(seats) != players or not all(isinstance(s, str) for s in seats):
+        raise RecordError(f'field "seats" must list {players} names, one per seat')
+    return tuple(seats)
+
+
+def hands_dealt(deal: Callable[[], D], where: str = "") -> D:
+    """``deal()``; hands it refuses (a DealError) are a RecordError, after ``where``."""
+    try:
+        return deal()
+    except DealError as exc:
+        raise RecordError(f"{where}hands: {exc}") from None
+
+
+class _Options(Protocol):
+    @property
+    def players(self) -> int: ...
+
+
+def replay_record(
+    record: Mapping[str, Any],
+    read_options: Callable[[dict[str, Any]], Op],
+    new_match: Callable[..., M],
+    replay_deal: Callable[[M, int, Mapping[str, Any], tuple[str, ...] | None], None],
+    replay_single: Callable[[Mapping[str, Any], Op, tuple[str, ...] | None], D],
+) -> D | M:
+    """Replay a trick-taking game's record: a single deal, or a match's ``deals``.
+
+    ``read_options`` reads the record's options (see :func:`record_options`);
+    the seat names are checked (:func:`record_seats`, None if it names none).
+    Without ``deals``, ``replay_single(record, options, seats)`` replays the
+    one deal. With them, ``new_match(options, seats=seats, first_dealer=…,
+    start=False)`` starts the match with the first deal's dealer (checked to
+    be a seat), and ``replay_deal(match, number, deal, seats)`` checks each
+    deal (numbered from 1) against the match and plays it.
+    """
+    options = record_options(record, read_options)
+    seats = record_seats(record, options.players)
+    if "deals" not in record:
+        return replay_single(record, options, seats)
+    players = options.players
+    deals = require(record, "deals", list)
+    if not deals:
+        raise RecordError('field "deals" must hold at least one deal')
+    if not isinstance(deals[0], dict):
+        raise RecordError("deal 1 must be an object")
+    first_dealer = require(deals[0], "dealer", int, "deal 1")
+    if not 0 <= first_dealer < players:
+        raise RecordError(f"deal 1: dealer must be a seat from 0 to {players - 1}")
+    match = new_match(options, seats=seats, first_dealer=first_dealer, start=False)
+    for number, part in enumerate(deals, start=1):
+        if not isinstance(part, dict):
+            raise RecordError(f"deal {number} must be an object")
+        replay_deal(match, number, part, seats)
+    return match
+
+
+def replay_actions(
+    actions: Sequence[Any],
+    seat_of: Callable[[str], int | None],
+    step: Callable[[str], object],
+    *,
+    names: Sequence[str] | None,
+    deal: int | None,
+    expected: str = "written as text",
+) -> None:
+    """Play a deal's recorded ``actions`` one by one, each with ``step``.
+
+    An action that is not text is a RecordError (it "must be ``expected``").
+    A notation error or an action the rules refuse becomes a
+    :class:`ReplayError` with the action's position, the seat ``seat_of``
+    names for it before it is played, that seat's name from ``names``, and
+    ``deal``, the deal's number within a match (None for a single deal).
+    """
+    where = f"deal {deal}, " if deal else ""
+    for i, text in enumerate(actions, start=1):
+        if not isinstance(text, str):
+            raise RecordError(f"{where}action {i} must be {expected}, not {text!r}")
+        seat = seat_of(text)
+        name = (
+            names[seat]
+            if names is not None and seat is not None and 0 <= seat < len(names)
+            else None
+        )
+        try:
+            step(text)
+        except NotationError as exc:
+            raise ReplayError(
+                IllegalActionError("bad_notation", str(exc)),
+                position=i,
+                seat=seat,
+                action=text,
+                deal=deal,
+                seat_name=name,
+            ) from None
+        except IllegalActionError as exc:
+            raise ReplayError(
+                exc, position=i, seat=seat, action=text, deal=deal, seat_name=name
+            ) from None
 
 
 _JSON_NAMES = {

@@ -4,7 +4,9 @@ Each deal is played once per rotation: in rotation ``r`` the bot listed at
 position ``i`` sits at seat ``(i + r) mod n``, so every bot plays every hand of
 the same deal and the luck of the cards cancels. Every random choice derives
 from the tournament seed, the deal number, the rotation and the seat, so the
-results do not depend on how the deals are spread over processes.
+results do not depend on how the deals are spread over processes — local
+worker processes (``jobs``) or the tasks of a Ray cluster (``ray_address``,
+with the optional ``ray`` extra).
 
 >>> result = run_tournament("slobberhannes", ["heuristic", "random", "random", "random"],
 ...                         deals=4, seed=1)
@@ -15,17 +17,27 @@ results do not depend on how the deals are spread over processes.
 from __future__ import annotations
 
 import math
+import os
 import random
+import socket
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from kartentisch.bots import LEVELS, Bot, make_bot
 from kartentisch.errors import KartentischError
 
-__all__ = ["BotResult", "Margin", "TournamentResult", "play_duplicate_deal", "run_tournament"]
+__all__ = [
+    "BotResult",
+    "Margin",
+    "TournamentResult",
+    "play_duplicate_deal",
+    "ray_session",
+    "run_tournament",
+]
 
 #: Plays one deal: (deal seed, dealer, bots by seat, options) → points by seat.
 DealRunner = Callable[[int, int, Sequence[Bot], dict[str, Any]], tuple[float, ...]]
@@ -98,9 +110,11 @@ def play_duplicate_deal(
     return points
 
 
-def _play_chunk(
-    args: tuple[str, Sequence[str], int, Sequence[int], dict[str, Any]],
-) -> list[list[list[float]]]:
+#: One piece of work: (game, levels, seed, deal numbers, options).
+Chunk = tuple[str, Sequence[str], int, Sequence[int], dict[str, Any]]
+
+
+def _play_chunk(args: Chunk) -> list[list[list[float]]]:
     game, levels, seed, numbers, options = args
     return [play_duplicate_deal(game, levels, seed, k, options) for k in numbers]
 
@@ -222,8 +236,16 @@ def run_tournament(
     options: dict[str, Any] | None = None,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray_address: str | None = None,
+    ray_cpus: int | None = None,
 ) -> TournamentResult:
-    """Play ``deals`` duplicate deals between ``bots`` (one level per seat)."""
+    """Play ``deals`` duplicate deals between ``bots`` (one level per seat).
+
+    ``jobs`` local worker processes play the deals; with ``ray_address`` the
+    tasks of a Ray cluster play them instead (see :func:`ray_session` for the
+    addresses and ``ray_cpus``). The result is the same either way.
+    ``progress`` is called with the number of deals finished, as they finish.
+    """
     if game not in RUNNERS:
         raise KartentischError(f"tournaments are available for {', '.join(RUNNERS)}, not {game!r}")
     for level in bots:
@@ -233,11 +255,17 @@ def run_tournament(
             )
     if deals < 1:
         raise KartentischError("a tournament needs at least one deal")
+    if ray_cpus is not None and ray_address is None:
+        raise KartentischError("ray_cpus is for a local Ray cluster (ray_address='local')")
     opts = dict(options or {})
     opts.setdefault("players", len(bots))
-    chunks = _chunks(range(deals), max(1, min(50, deals // max(1, jobs * 4))))
     per_deal: list[list[list[float]]] = []
-    work = [(game, tuple(bots), seed, chunk, opts) for chunk in chunks]
+    if ray_address is not None:
+        with ray_session(ray_address, num_cpus=ray_cpus) as cpus:
+            for result in _ray_map(_work(game, bots, seed, deals, opts, cpus), progress):
+                per_deal.extend(result)
+        return _summarise(game, bots, seed, per_deal)
+    work = _work(game, bots, seed, deals, opts, jobs)
     if jobs <= 1:
         results: Iterable[list[list[list[float]]]] = map(_play_chunk, work)
         for result in results:
@@ -253,5 +281,118 @@ def run_tournament(
     return _summarise(game, bots, seed, per_deal)
 
 
+def _work(
+    game: str, bots: Sequence[str], seed: int, deals: int, opts: dict[str, Any], workers: int
+) -> list[Chunk]:
+    """The deals cut into chunks, about four per worker and at most 50 deals each."""
+    chunks = _chunks(range(deals), max(1, min(50, deals // max(1, workers * 4))))
+    return [(game, tuple(bots), seed, chunk, opts) for chunk in chunks]
+
+
 def _chunks(numbers: range, size: int) -> list[list[int]]:
     return [list(numbers[i : i + size]) for i in range(0, len(numbers), size)]
+
+
+_RAY_MISSING = "Ray is not installed: pip install 'kartentisch[ray]'"
+
+
+@contextmanager
+def ray_session(address: str, *, num_cpus: int | None = None) -> Iterator[int]:
+    """Connect to a Ray cluster (or start one) for the block; yields its CPU count.
+
+    ``address`` is handed to ``ray.init``, which reads it as Ray does:
+
+    * ``"auto"``: the cluster named by the ``RAY_ADDRESS`` environment variable,
+      else the latest cluster started on this machine (``ray start --head``).
+      When there is none this fails; it does not start one.
+    * ``"local"``: start a new cluster on this machine, just for the block,
+      with ``num_cpus`` CPUs (default: every core) and no dashboard.
+    * ``"HOST:PORT"`` or ``"ray://HOST:PORT"``: that cluster (its head node's
+      GCS address; ``ray://`` for the Ray Client server).
+
+    The session ends (``ray.shutdown``) when the block ends, which stops a
+    cluster started for it. If this process is connected to Ray already, that
+    connection is used as it is and left open. The deals run in Ray tasks that
+    import ``kartentisch``: every node needs the same version installed.
+    """
+    if num_cpus is not None and address != "local":
+        raise KartentischError(
+            "the CPUs of a Ray cluster are set when it starts: a CPU count goes "
+            "only with the address 'local'"
+        )
+    try:
+        import ray
+    except ImportError as exc:
+        raise KartentischError(_RAY_MISSING) from exc
+    owned = not ray.is_initialized()
+    if owned:
+        target = os.environ.get("RAY_ADDRESS") if address == "auto" else address
+        if target and target != "local":
+            # Ray retries an address where nothing answers for many minutes.
+            problem = _unreachable(target)
+            if problem:
+                raise KartentischError(f"cannot reach a Ray cluster at {target!r}: {problem}")
+        try:
+            ray.init(address=address, num_cpus=num_cpus, include_dashboard=False)
+        except ConnectionError as exc:
+            if address == "auto" and not target:
+                raise KartentischError(
+                    "no running Ray cluster found: RAY_ADDRESS is not set and no cluster "
+                    "was started on this machine (`ray start --head`); the address 'local' "
+                    "(--ray local) starts one for this run"
+                ) from exc
+            hint = (
+                ""
+                if os.environ.get("RAY_AUTH_MODE")
+                else " (a cluster with token authentication also needs RAY_AUTH_MODE=token)"
+            )
+            raise KartentischError(f"cannot connect to Ray at {target!r}: {exc}{hint}") from exc
+        except ValueError as exc:  # e.g. ray:// without the Ray Client (ray[client])
+            raise KartentischError(f"Ray cannot use the address {address!r}: {exc}") from exc
+    try:
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        yield max(1, int(resources.get("CPU", 1)))
+    finally:
+        if owned:
+            ray.shutdown()
+
+
+def _unreachable(address: str, timeout: float = 5.0) -> str | None:
+    """Why no TCP connection opens to a ``[ray://]HOST:PORT`` address; None if one does."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return None  # not HOST:PORT: Ray will judge
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def _ray_map(
+    work: Sequence[Chunk], progress: Callable[[int], None] | None
+) -> list[list[list[list[float]]]]:
+    """``list(map(_play_chunk, work))``, played in Ray tasks.
+
+    The chunks finish in any order (``progress`` hears of each as it does);
+    the results come back in the order of ``work``, whatever the cluster.
+    """
+    import ray
+
+    play = ray.remote(num_cpus=1)(_play_chunk)
+    refs = [play.remote(args) for args in work]
+    index = {ref: i for i, ref in enumerate(refs)}
+    results: list[list[list[list[float]]] | None] = [None] * len(refs)
+    pending = list(refs)
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                result: list[list[list[float]]] = ray.get(ref)
+                results[index[ref]] = result
+                if progress:
+                    progress(len(result))
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+    return [result for result in results if result is not None]

@@ -193,11 +193,7 @@ class TrickPlay:
         self._pos = self.seats.index(leader)
 
     def copy(self) -> TrickPlay:
-        new = TrickPlay.__new__(TrickPlay)
-        new.order = self.order
-        new.hands = [list(h) for h in self.hands]
-        new.seats = self.seats
-        new.leader = self.leader
+        new = TrickPlay(self.order, self.hands, self.seats, self.leader)
         new.trick = Trick(self.trick.leader, list(self.trick.seats), list(self.trick.cards))
         new.tricks = list(self.tricks)
         new._pos = self._pos
@@ -226,7 +222,8 @@ class TrickPlay:
         led = self.trick.cards
         if led:  # follow suit if possible (TrickOrder.playable, without the calls)
             order = self.order
-            cards = order.follows(cards, order.suit_of[led[0]]) or cards
+            suit = order.suit_cards[order.suit_of[led[0]]]
+            cards = list(filter(suit.__contains__, cards)) or cards
         return list(dict.fromkeys(cards)) if len(cards) > 1 else list(cards)
 
     def check(self, seat: int, card: Card, *, must_follow: bool = True) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from kartentisch.cards import Card
-from kartentisch.errors import IllegalActionError
+from kartentisch.errors import IllegalActionError, OptionError
 from kartentisch.games.doppelkopf import Call, DoppelkopfOptions
 
 from .scripted import act, play_cards, script
@@ -293,6 +293,13 @@ def test_armut_needs_few_trumps_and_no_hochzeit() -> None:
     with pytest.raises(IllegalActionError) as err:
         act(deal, "armut")  # seat 1 holds more than three trumps
     assert err.value.rule == "armut_too_many_trumps"
+
+
+@pytest.mark.parametrize("limit", [-1, 4, 6])
+def test_armut_limit_is_at_most_three_trumps(limit: int) -> None:
+    # Three cards given must hold all the poor player's trumps (seed 003).
+    with pytest.raises(OptionError, match="armut_max_trumps must be a whole number from 0 to 3"):
+        DoppelkopfOptions(armut_max_trumps=limit)
 
 
 def test_no_armut_option() -> None:

@@ -8,18 +8,15 @@ Playwright's own browser downloads are never used. Without Chromium or the
 
 from __future__ import annotations
 
+import contextlib
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import httpx
 import pytest
+
+from web.servers import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page
@@ -33,6 +30,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: How long a page is waited for (a click's answer, an element): generous, since a
+#: slow or busy machine must not fail a test that only waits.
+WAIT_MS = 30_000
 #: Screenshots of the main screens, for people to look at (gitignored).
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -46,86 +46,6 @@ def _missing() -> str | None:
     if not os.access(CHROMIUM, os.X_OK):
         return f"{CHROMIUM} is missing (apt-get install chromium)"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``kartentisch serve`` in a subprocess on a fixed port and data directory."""
-
-    def __init__(self, data_dir: Path, *, grace: float = 300) -> None:
-        self.data_dir = data_dir
-        self.port = _free_port()
-        self.grace = grace
-        self.log_path = data_dir / "server.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "kartentisch.cli.main",
-            "serve",
-            "--port",
-            str(self.port),
-            "--data-dir",
-            str(self.data_dir),
-            "--bot-delay",
-            "0",
-            "--grace",
-            str(self.grace),
-            "--log-level",
-            "warning",
-        ]
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited:\n{self.log()}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
-
-    def kill(self) -> None:
-        """Stop at once, as a crash would (SIGKILL): nothing is shut down cleanly."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
-        except OSError:
-            return ""
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = httpx.post(f"{self.url}{path}", json=body, timeout=10)
-        assert response.status_code < 300, response.text
-        data: dict[str, Any] = response.json()
-        return data
 
 
 @pytest.fixture(scope="module")
@@ -179,23 +99,33 @@ def page_errors() -> PageErrors:
     return PageErrors()
 
 
-@pytest.fixture
-def page(browser: Browser, page_errors: PageErrors) -> Iterator[Page]:
-    """A fresh browser context (no stored seats or language), English; JS errors fail the test."""
+@contextlib.contextmanager
+def open_page(browser: Browser, page_errors: PageErrors, label: str = "") -> Iterator[Page]:
+    """A tab in a fresh browser context (no stored seats or language), English; its JS
+    errors go to ``page_errors``, each starting with ``label``."""
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 860})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     tab = context.new_page()
-    tab.on("pageerror", lambda error: page_errors.problems.append(f"page error: {error}"))
+    tab.on("pageerror", lambda error: page_errors.problems.append(f"{label}page error: {error}"))
 
     def console(message: ConsoleMessage) -> None:
         if message.type == "error":
-            page_errors.problems.append(f"console error: {message.text} at {message.location}")
+            page_errors.problems.append(
+                f"{label}console error: {message.text} at {message.location}"
+            )
 
     tab.on("console", console)
     try:
         yield tab
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, page_errors: PageErrors) -> Iterator[Page]:
+    """A fresh browser context (no stored seats or language), English; JS errors fail the test."""
+    with open_page(browser, page_errors) as tab:
+        yield tab
     unexpected = page_errors.unexpected()
     assert not unexpected, "the page reported errors:\n" + "\n".join(unexpected)
 

@@ -9,14 +9,13 @@ Bots play without delay. Screenshots of the main screens go to
 
 from __future__ import annotations
 
-import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
-from websockets.sync.client import connect
 
 from .conftest import PageErrors, ServerProcess, shot
+from .pages import catalog, fill, hand, play_one, public_view
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -24,48 +23,6 @@ if TYPE_CHECKING:
 LANGS = ("de", "en", "ru")
 #: Four seats: the person at 0 and three quick bots.
 QUICK_BOTS = [{"kind": "you"}] + [{"kind": "bot", "level": "random"}] * 3
-HAND_CARDS = "els => els.map(e => e.getAttribute('data-card'))"
-HAND_CHANGED = """before => [...document.querySelectorAll('.hand .card')]
-    .map(e => e.getAttribute('data-card')).join(',') !== before"""
-
-
-def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
-    messages: dict[str, str] = httpx.get(f"{server.url}/api/i18n/{lang}", timeout=10).json()[
-        "messages"
-    ]
-    return messages
-
-
-def fill(template: str, **params: Any) -> str:
-    """The page's ``t()``: ``{name}`` fields filled from ``params``."""
-    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)
-
-
-def public_view(server: ServerProcess, table_id: str) -> dict[str, Any]:
-    """The table as a spectator sees it, asked over the WebSocket."""
-    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}") as ws:
-        ws.send(json.dumps({"type": "hello"}))
-        while True:
-            message = json.loads(ws.recv(timeout=10))
-            if message["type"] == "state":
-                view: dict[str, Any] = message["view"]
-                return view
-
-
-def hand(page: Page) -> list[str]:
-    cards: list[str] = page.eval_on_selector_all(".hand .card", HAND_CARDS)
-    return cards
-
-
-def play_one(page: Page) -> str:
-    """Click a raised (playable) card; wait until the server's answer changed the hand."""
-    card = page.locator(".hand-card.playable").first
-    code = card.locator("svg").get_attribute("data-card")
-    assert code is not None
-    before = ",".join(hand(page))
-    card.click()
-    page.wait_for_function(HAND_CHANGED, arg=before)
-    return code
 
 
 def open_seat(server: ServerProcess, page: Page) -> str:
@@ -136,7 +93,7 @@ def test_a_whole_deal_from_the_lobby_by_clicking_cards(server: ServerProcess, pa
 
 def test_the_language_switch_changes_the_texts(server: ServerProcess, page: Page) -> None:
     texts = {lang: catalog(server, lang) for lang in LANGS}
-    keys = ("lobby.new_table", "nav.lobby", "nav.rules", "lobby.create")
+    keys = ("lobby.new_table", "nav.lobby", "nav.rules", "nav.replay", "lobby.create")
     for key in keys:
         assert len({texts[lang][key] for lang in LANGS}) == 3, key
 
@@ -154,6 +111,7 @@ def test_the_language_switch_changes_the_texts(server: ServerProcess, page: Page
         assert page.locator(".top nav a").all_inner_texts() == [
             texts[lang]["nav.lobby"],
             texts[lang]["nav.rules"],
+            texts[lang]["nav.replay"],
         ]
         create = page.locator("form.create button[type=submit]").inner_text()
         assert create == texts[lang]["lobby.create"]

@@ -46,6 +46,11 @@ def test_analyze_command_json_and_text(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["analyze", path, "--samples", "4"]) == 0
     text = capsys.readouterr().out
     assert "Владимир" in text and "chips lost to perfect play" in text
+    assert main(["analyze", path, "--samples", "4", "--lang", "ru"]) == 0
+    russian = capsys.readouterr().out
+    assert "сдача 1, взятка 1: Владимир сыграл(а)" in russian
+    assert "фишек потеряно против идеальной игры" in russian
+    assert "chips" not in russian and "played" not in russian
 
 
 def test_analyze_refuses_a_bad_record(tmp_path: Path) -> None:

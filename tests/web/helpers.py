@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -59,3 +63,15 @@ def next_error(ws: Any) -> dict[str, Any]:
         if message["type"] == "error":
             return message
     raise AssertionError("no error came")
+
+
+def cli_summary(path: Path) -> dict[str, Any]:
+    """What ``kartentisch replay FILE --json`` prints: the replay viewer must show the same."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kartentisch.cli.main", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    summary: dict[str, Any] = json.loads(done.stdout)
+    return summary

@@ -21,6 +21,8 @@ def test_serve_builds_the_app_and_runs_uvicorn(
     assert calls[0]["host"] == "0.0.0.0" and calls[0]["port"] == 8123
     assert str(tmp_path) in capsys.readouterr().out
     assert calls[0]["app"].router.lifespan_context is not None
+    # Frames are assembled before the app reads them: kept small (docs/security.md).
+    assert calls[0]["ws_max_size"] == 64 * 1024
 
 
 def test_serve_defaults_and_refusals(capsys: pytest.CaptureFixture[str]) -> None:

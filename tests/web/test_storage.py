@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.testclient import TestClient
 
 from kartentisch.storage import TableStore, sqlite_url
+from kartentisch.storage import store as store_module
 
 from .helpers import AppFactory, new_table, next_state, until_my_turn
 
@@ -82,6 +86,13 @@ def _postgres_url() -> str | None:
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A URL whose search_path is a fresh schema, dropped afterwards."""
+    with postgres_schema() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A URL whose search_path is a fresh schema, dropped afterwards (skips without one)."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
@@ -122,6 +133,36 @@ def test_postgresql_store(postgres_url: str) -> None:
 def test_plain_postgresql_urls_use_psycopg() -> None:
     store = TableStore("postgresql://nobody@127.0.0.1:1/none")
     assert store.engine.dialect.driver == "psycopg"
+
+
+def test_a_silent_postgresql_server_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that accepts the connection and never answers fails the write within the
+    connect timeout (each of the writer's tries), instead of holding the event loop for the
+    operating system's TCP timeout."""
+    monkeypatch.setattr(store_module, "CONNECT_TIMEOUT", 1)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        store = TableStore(f"postgresql://nobody@127.0.0.1:{port}/none")
+        store.writer._retry_delays = (0.0,)  # two tries of one second each
+        errors: list[BaseException] = []
+
+        def write() -> None:
+            try:
+                store.create_table("a", "slobberhannes", {}, {}, [], 1)
+            except BaseException as exc:  # handed to the test's thread
+                errors.append(exc)
+
+        # In a thread of its own: without the timeout the write would hang, not fail.
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(timeout=6)
+        assert not writer.is_alive(), "the write still waits for the silent server"
+        assert len(errors) == 1 and isinstance(errors[0], OperationalError), errors
+        assert "timeout" in str(errors[0])
+        assert store.writer.retries == 1
+        store.close()
 
 
 def test_the_app_on_postgresql_survives_a_restart(postgres_url: str, make_app: AppFactory) -> None:

@@ -249,7 +249,9 @@ def test_a_restart_resumes_every_unfinished_table(make_app: AppFactory) -> None:
 
 def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
     with TestClient(make_app(grace=0.2)) as client:
-        created = new_table(client)
+        # A long match (to 100 penalties): bots without delay finish a match to 10 in well
+        # under a second, sometimes before the first look at the table.
+        created = new_table(client, options={"target": 100})
         table_id = created["id"]
         deadline = time.monotonic() + 10
         # Nobody connects: after the grace time a bot plays seat 0 too.
@@ -258,7 +260,7 @@ def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
             if table["version"] >= 40:
                 break
             time.sleep(0.05)
-        assert table["version"] >= 40
+        assert table["version"] >= 40 and table["status"] == "playing", table
         assert table["seats"][0]["bot_playing"] is True
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             state = hello(ws, created["token"])

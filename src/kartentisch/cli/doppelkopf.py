@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import random
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.bots import LEVELS, Bot, make_bot
-from kartentisch.cards import Card, Suit
+from kartentisch.cards import Card
+from kartentisch.cli.tableplay import TableGame, add_seat_arguments, card_text, start_game
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError
-from kartentisch.games.doppelkopf.actions import Call, parse_action
+from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.events import (
     Announced,
@@ -38,15 +34,9 @@ from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text
 from kartentisch.i18n import t
-from kartentisch.records import write_record
 
 __all__ = ["add_play_arguments", "play"]
 
-BOT_NAMES = {
-    "en": ("Anna", "Ben", "Carla", "Dan", "Eva"),
-    "de": ("Anna", "Ben", "Carla", "Dan", "Eva"),
-    "ru": ("Алексей", "Борис", "Владимир", "Геннадий", "Дмитрий"),
-}
 _PROMPT = {
     "en": "Your action (card, word, h for help): ",
     "de": "Deine Aktion (Karte, Wort, h für Hilfe): ",
@@ -90,73 +80,22 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="accept revokes and wrong announcements (punished at the end; Kulanz)",
     )
-    parser.add_argument(
-        "--bots", choices=LEVELS["doppelkopf"], default="heuristic", help="bot level"
-    )
-    parser.add_argument("--name", default=None, help="your name at the table")
+    add_seat_arguments(parser, "doppelkopf")
 
 
-def _card_text(card: Card) -> str:
-    colour = "red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "default"
-    return f"[bold {colour}]{card.symbol}[/]"
-
-
-class TerminalGame:
+class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     """Drives a session: bots act by themselves, the human is asked at his turn."""
 
-    def __init__(
-        self,
-        match: DoppelkopfMatch,
-        bots: dict[int, Bot],
-        lang: str,
-        save: str | None,
-        console: Console,
-        read: Callable[[str], str],
-        human: int = 0,
-    ) -> None:
-        self.match = match
-        self.bots = bots
-        self.lang = lang
-        self.save = save
-        self.console = console
-        self.read = read
-        self.human = human
-        self.names = tuple(escape(n) for n in match.seat_names)
-        self.cut_rng = random.Random(match.seed)
-
-    def say(self, text: str) -> None:
-        self.console.print(text, highlight=False)
-
-    def _ask(self, prompt: str) -> str:
-        try:
-            return self.read(prompt)
-        except EOFError:
-            return "q"
-
     def run(self) -> int:
-        match = self.match
         while True:
             deal = self._start_deal()
             self._announce_deal(deal)
-            while not deal.is_over:
-                seat = deal.to_move
-                assert seat is not None
-                if seat == self.human:
-                    events = self._human_turn(deal)
-                    if events is None:
-                        self._save()
-                        self.say(t(self.lang, "bye"))
-                        return 0
-                else:
-                    action = self.bots[seat].choose(deal.observation(seat))
-                    events = match.apply(action, seat)
-                self._narrate(events)
-            self._save()
+            if not self._play_out(deal):
+                return 0
             if deal.outcome == "redeal":
                 continue  # the same dealer deals again at once
             self._show_sheet()
-            if self._ask(_NEXT[self.lang]).strip().lower() in ("q", "quit"):
-                self.say(t(self.lang, "bye"))
+            if self._stop_here(_NEXT[self.lang]):
                 return 0
 
     def _start_deal(self) -> DoppelkopfDeal:
@@ -164,29 +103,11 @@ class TerminalGame:
         cut: int | None = None
         if match.options.players == 4:
             cutter = (match.next_dealer - 1) % 4
-            size = match.options.deck_size
-            if cutter == self.human:
-                answer = self._ask(t(self.lang, "cut_prompt", max=size - 1)).strip()
-                if answer.isdigit() and 1 <= int(answer) < size:
-                    cut = int(answer)
-            else:
-                cut = self.cut_rng.randrange(1, size)
+            cut = self._cut(cutter, match.options.deck_size, insist=False)
         return match.start_deal(cut=cut)
 
     def _announce_deal(self, deal: DoppelkopfDeal) -> None:
-        number = len(self.match.history)
-        self.say("")
-        self.say(
-            "[bold]"
-            + t(
-                self.lang,
-                "deal_header",
-                number=number,
-                dealer=self.names[deal.dealer],
-                leader=self.names[deal.ask_order[0]],
-            )
-            + "[/]"
-        )
+        self._deal_header(len(self.match.history), deal.dealer, deal.ask_order[0])
         if deal.bock_multiplier > 1:
             self.say("[yellow]" + dk(self.lang, "bock", m=deal.bock_multiplier) + "[/]")
         if self.human not in deal.playing:
@@ -194,69 +115,109 @@ class TerminalGame:
 
     def _show_table(self, deal: DoppelkopfDeal) -> None:
         obs = deal.observation(self.human)
-        table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column(t(self.lang, "player"))
-        table.add_column(t(self.lang, "trick_n", number=obs.trick_number))
-        table.add_column(dk(self.lang, "points"), justify="right")
-        played = dict(zip(obs.trick.seats, obs.trick.cards, strict=True))
         totals = self.match.totals()
-        for seat in obs.playing:
-            name = self.names[seat] + (" *" if seat == obs.trick.leader else "")
-            party = obs.revealed.get(seat)
-            if party:
-                name += f" ({dk(self.lang, 'party_' + party)})"
-            card = _card_text(played[seat]) if seat in played else ""
-            table.add_row(name, card, str(totals[seat]))
-        self.console.print(table)
+
+        def party(seat: int) -> str:
+            revealed = obs.revealed.get(seat)
+            return f" ({dk(self.lang, 'party_' + revealed)})" if revealed else ""
+
+        self._trick_table(
+            obs, dk(self.lang, "points"), obs.playing, lambda seat: str(totals[seat]), party
+        )
         kind = game_name(obs.game_type, self.lang, ouvert=obs.ouvert)
         self.say(dk(self.lang, "game_is", game=kind))
         if obs.open_hand and obs.soloist is not None and obs.soloist != self.human:
-            cards = " ".join(_card_text(c) for c in obs.open_hand)
+            cards = " ".join(card_text(c) for c in obs.open_hand)
             self.say(f"{self.names[obs.soloist]} (ouvert): {cards}")
         legal = {a for a in obs.legal_actions if isinstance(a, Card)}
         hand = " ".join(
-            _card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
+            card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
         )
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
         words = [str(a) for a in obs.legal_actions if isinstance(a, Call)]
         if words:
             self.say(f"[dim]{_LEGAL[self.lang]}: {', '.join(words)}[/]")
 
-    def _human_turn(self, deal: DoppelkopfDeal) -> list[Event] | None:
-        self._show_table(deal)
-        while True:
-            text = self._ask(_PROMPT[self.lang]).strip()
-            low = text.lower()
-            if low in ("q", "quit", "exit"):
-                return None
-            if low in ("h", "help", "?"):
-                self.say(escape(_HELP[self.lang]))
-                continue
-            if low in ("hand", "table", ""):
-                self._show_table(deal)
-                continue
-            if low == "sheet":
-                self._show_sheet()
-                continue
-            try:
-                action = parse_action(text)
-                revoke = (
-                    isinstance(action, Card)
-                    and deal.options.table_mode
-                    and action not in deal.following_actions()
-                )
-                events = self.match.apply(action, self.human)
-            except NotationError as exc:
-                self.say(escape(str(exc)))
-                continue
-            except IllegalActionError as exc:
-                self.say(escape(t(self.lang, "refused", reason=refusal_text(exc, self.lang))))
-                continue
-            if revoke and not deal.is_over:
-                answer = self._ask(_KULANZ[self.lang]).strip().lower()
-                if answer in ("y", "j", "yes", "ja", "д", "да"):
-                    events.extend(self.match.apply(Call("take_back"), self.human))
-            return events
+    def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action, str]]:
+        """The strong bot's advice for the human's turn: (action, reason), an
+        announcement first where it would make one."""
+        from kartentisch.analysis.doppelkopf import bot_view
+        from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
+
+        obs = deal.observation(self.human)
+        if not obs.legal_actions:
+            return []
+        bot = StrongDoppelkopfBot(len(deal.actions))
+        view = bot_view(obs, bot)
+        lang = self.lang
+        out: list[tuple[Action, str]] = []
+        if view.card is None or view.announce is not None:
+            out.append((view.choice, t(lang, "hint_not_searched")))
+        if view.card is None:
+            return out
+        if view.method == "forced":
+            reason = t(lang, "hint_forced")
+        elif view.expected:
+            value = view.expected[view.card]
+            others = sorted(
+                ((v, c) for c, v in view.expected.items() if c != view.card), reverse=True
+            )
+            other_value, other = others[0]
+            reason = t(
+                lang,
+                "hint_points",
+                value=f"{value:+.1f}",
+                other=card_text(other),
+                other_value=f"{other_value:+.1f}",
+            )
+        elif len(obs.hand) > bot.exact_tricks:
+            reason = t(lang, "hint_early", n=bot.exact_tricks)
+        else:
+            reason = t(lang, "hint_not_searched")
+        out.append((view.card, reason))
+        return out
+
+    def _hint(self, deal: DoppelkopfDeal) -> None:
+        for action, reason in self.suggestions(deal):
+            shown = (
+                card_text(action)
+                if isinstance(action, Card)
+                else escape(call_text(action, self.lang))
+            )
+            self.say(t(self.lang, "hint", card=shown, reason=reason))
+
+    def _prompt(self) -> str:
+        return _PROMPT[self.lang]
+
+    def _help(self) -> str:
+        return escape(_HELP[self.lang])
+
+    def _command(self, word: str) -> bool:
+        if word == "sheet":
+            self._show_sheet()
+            return True
+        return False
+
+    def _try_action(self, deal: DoppelkopfDeal, text: str) -> list[Event] | None:
+        try:
+            action = parse_action(text)
+            revoke = (
+                isinstance(action, Card)
+                and deal.options.table_mode
+                and action not in deal.following_actions()
+            )
+            events = self.match.apply(action, self.human)
+        except NotationError as exc:
+            self.say(escape(str(exc)))
+            return None
+        except IllegalActionError as exc:
+            self.say(escape(t(self.lang, "refused", reason=refusal_text(exc, self.lang))))
+            return None
+        if revoke and not deal.is_over:
+            answer = self._ask(_KULANZ[self.lang]).strip().lower()
+            if answer in ("y", "j", "yes", "ja", "д", "да"):
+                events.extend(self.match.apply(Call("take_back"), self.human))
+        return events
 
     def _narrate(self, events: Sequence[Event]) -> None:
         lang = self.lang
@@ -313,19 +274,17 @@ class TerminalGame:
                     + "[/]"
                 )
             elif isinstance(event, CardPlayed) and event.seat != self.human:
-                self.say(t(lang, "plays", who=names[event.seat], card=_card_text(event.card)))
+                self.say(self._played(event.seat, event.card))
             elif isinstance(event, CardTakenBack | AnnouncementTakenBack):
                 what = (
-                    _card_text(event.card)
+                    card_text(event.card)
                     if isinstance(event, CardTakenBack)
                     else dk(lang, f"word_{event.word}")
                 )
                 self.say(dk(lang, "took_back", who=names[event.seat], card=what))
             elif isinstance(event, TrickWon):
-                cards = " ".join(_card_text(c) for c in event.cards)
                 self.say(
-                    t(lang, "wins_trick", who=names[event.seat], number=event.trick, cards=cards)
-                    + f" ({event.augen})"
+                    self._trick_won(event.seat, event.trick, event.cards) + f" ({event.augen})"
                 )
             elif isinstance(event, HochzeitPartnerFound):
                 self.say(
@@ -400,11 +359,6 @@ class TerminalGame:
         else:
             self.say(dk(self.lang, "no_bock"))
 
-    def _save(self) -> None:
-        if self.save:
-            write_record(self.match.to_record(), self.save)
-            self.say(f"[dim]{t(self.lang, 'saved', path=escape(self.save))}[/]")
-
 
 def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:
     """Run ``kartentisch play doppelkopf`` from parsed arguments."""
@@ -412,28 +366,4 @@ def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> 
     if getattr(args, "table_mode", False):
         overrides["table_mode"] = True
     options = DoppelkopfOptions.from_dict(overrides)
-    lang = args.lang
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    you = args.name or t(lang, "player_default")
-    names = [you, *BOT_NAMES[lang][1 : options.players]]
-    match = DoppelkopfMatch(options, seats=names, seed=seed, start=False)
-    bot_rng = random.Random(seed + 1)
-    bots = {
-        s: make_bot("doppelkopf", args.bots, bot_rng.randrange(2**32))
-        for s in range(1, options.players)
-    }
-    if args.save:
-        Path(args.save).parent.mkdir(parents=True, exist_ok=True)
-    console = Console(highlight=False)
-    return TerminalGame(match, bots, lang, args.save, console, read or _reader(console)).run()
-
-
-def _reader(console: Console) -> Callable[[str], str]:
-    def read(prompt: str) -> str:
-        console.print(prompt, end="", highlight=False)
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        return line.rstrip("\n")
-
-    return read
+    return start_game(TerminalGame, DoppelkopfMatch, options, args, read)

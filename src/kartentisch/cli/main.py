@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from kartentisch import __version__
-from kartentisch.cli.analyze import add_analyze_parser
+from kartentisch.cli.analyze import add_analyze_parser, replay_file
 from kartentisch.cli.simulate import add_simulate_parser
 from kartentisch.errors import KartentischError
 from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES
-from kartentisch.records import ReplayError, load_record
+from kartentisch.records import ReplayError
 
 __all__ = ["build_parser", "main"]
 
@@ -29,9 +29,7 @@ def _fail(message: str) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        record = load_record(args.file)
-        spec = get_game(record["game"])
-        replayed = spec.replay(record)
+        spec, replayed = replay_file(args.file)
     except ReplayError as exc:
         return _fail(f"illegal action in {args.file}: {exc}")
     except KartentischError as exc:
@@ -75,8 +73,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _fail(f"the web app needs its dependencies ({exc.name}): pip install kartentisch")
     if args.bot_delay < 0 or (args.grace is not None and args.grace < 0):
         return _fail("--bot-delay and --grace must not be negative")
+    shared = ""
+    if args.redis is not None:
+        # Several processes share their tables: through PostgreSQL, never a local SQLite file.
+        if not (args.db or "").startswith(("postgresql", "postgres:")):
+            return _fail(
+                "--redis needs --db postgresql://…: the processes share their tables "
+                "through PostgreSQL (SQLite is one process's file)"
+            )
+        if args.lease <= 0:
+            return _fail("--lease must be positive")
+        try:
+            from kartentisch.web.cluster import redacted
+        except ImportError:
+            return _fail("--redis needs the redis package: pip install 'kartentisch[redis]'")
+        shared = f", sharing them through Redis at {redacted(args.redis)}"
     settings = ServerSettings(bot_delay=args.bot_delay, grace=args.grace)
-    app = create_app(args.db, data_dir=args.data_dir, settings=settings)
+    app = create_app(
+        args.db, data_dir=args.data_dir, settings=settings, redis_url=args.redis, lease=args.lease
+    )
     if args.db:
         from sqlalchemy.engine import make_url
 
@@ -85,8 +100,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from kartentisch.storage import default_data_dir
 
         where = str(args.data_dir or default_data_dir())
-    print(f"Kartentisch on http://{args.host}:{args.port}/ (storing tables in {where})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    print(f"Kartentisch on http://{args.host}:{args.port}/ (storing tables in {where}{shared})")
+    # A WebSocket frame is read whole before the app sees it: keep it small
+    # (messages are at most 4096 characters, see docs/security.md).
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024
+    )
     return 0
 
 
@@ -136,6 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         default=None,
         help="the SQLite file's folder (default $KARTENTISCH_DATA or ~/.local/share/kartentisch)",
+    )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="run as one of several processes sharing tables through PostgreSQL (--db) "
+        "and Redis, e.g. redis://127.0.0.1:6379/0 (docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--lease",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="with --redis: seconds before a dead process's tables are taken over (5)",
     )
     serve.add_argument(
         "--bot-delay", type=float, default=0.8, metavar="S", help="seconds a bot waits (0.8)"

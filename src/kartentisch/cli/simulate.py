@@ -23,7 +23,7 @@ def add_simulate_parser(commands: Any) -> None:
         "simulate",
         help="a duplicate tournament between bots",
         description="Each deal is played once per rotation of the bots through the seats, "
-        "so the luck of the cards cancels. Prints mean points per deal with 95%% intervals.",
+        "so the luck of the cards cancels. Prints mean points per deal with 95% intervals.",
     )
     sim.add_argument("game", help=f"one of: {', '.join(RUNNERS)}")
     sim.add_argument(
@@ -36,8 +36,17 @@ def add_simulate_parser(commands: Any) -> None:
     sim.add_argument(
         "--jobs",
         type=int,
-        default=1,
-        help="worker processes; 0 uses every core (default 1)",
+        default=None,
+        help="worker processes; 0 uses every core (default 1); "
+        "with --ray local, the CPUs of that cluster (default: every core)",
+    )
+    sim.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the deals on a Ray cluster (needs the ray extra): 'auto' connects to "
+        "the cluster in RAY_ADDRESS or the latest one started on this machine (and never "
+        "starts one), 'local' starts one for this run, HOST:PORT or ray://HOST:PORT "
+        "connects there; the results are those of a run without --ray",
     )
     sim.add_argument(
         "--option",
@@ -65,8 +74,17 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     game = args.game.strip().lower()
+    jobs, ray_cpus = 1, None
+    if args.ray is None:
+        if args.jobs is not None:
+            jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    elif args.ray == "local":
+        ray_cpus = args.jobs if args.jobs and args.jobs > 0 else None
+    elif args.jobs is not None:
+        raise KartentischError(
+            "--jobs goes with --ray only as --ray local: a running cluster's CPUs are its own"
+        )
     console = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",
@@ -86,6 +104,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             options=_options(args.option),
             jobs=jobs,
             progress=lambda done: progress.advance(task, done),
+            ray_address=args.ray,
+            ray_cpus=ray_cpus,
         )
     if args.json:
         print(json.dumps(result.to_dict()))

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import random
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kartentisch.bots import LEVELS, Bot, make_bot
-from kartentisch.cards import Card, Suit
+from kartentisch.cards import Card
+from kartentisch.cli.tableplay import TableGame, add_seat_arguments, card_text, start_game
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError
 from kartentisch.games.slobberhannes.deal import (
@@ -26,15 +22,8 @@ from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.games.slobberhannes.text import penalty_line
 from kartentisch.i18n import describe_refusal, t
-from kartentisch.records import write_record
 
 __all__ = ["add_play_arguments", "play"]
-
-BOT_NAMES = {
-    "en": ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta"),
-    "de": ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta"),
-    "ru": ("Алексей", "Борис", "Владимир", "Геннадий", "Дмитрий", "Евгений", "Жанна"),
-}
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,49 +38,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--revokes", choices=("forbidden", "penalty"), default=None)
     parser.add_argument("--partnership", action="store_true", help="2 against 2, partners opposite")
     parser.add_argument("--scoring", choices=("chips", "sheet"), default=None)
-    parser.add_argument(
-        "--bots", choices=LEVELS["slobberhannes"], default="heuristic", help="bot level"
-    )
-    parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument(
-        "--hint", action="store_true", help="show the strong bot's suggestion on your turn"
-    )
+    add_seat_arguments(parser, "slobberhannes")
 
 
-def _card_text(card: Card) -> str:
-    colour = "red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "default"
-    return f"[bold {colour}]{card.symbol}[/]"
-
-
-class TerminalGame:
+class TerminalGame(TableGame[SlobberhannesMatch, SlobberhannesDeal]):
     """Drives a match: bots act by themselves, the human is asked for cards."""
-
-    def __init__(
-        self,
-        match: SlobberhannesMatch,
-        bots: dict[int, Bot],
-        lang: str,
-        save: str | None,
-        console: Console,
-        read: Callable[[str], str],
-        human: int = 0,
-        hint: bool = False,
-    ) -> None:
-        self.match = match
-        self.bots = bots
-        self.lang = lang
-        self.save = save
-        self.console = console
-        self.read = read
-        self.human = human
-        self.hint = hint
-        # Names are shown inside rich markup: escape what people typed.
-        self.names = tuple(escape(name) for name in match.seat_names)
-        # Bots' cuts come from their own source, so the deals stay those of the seed.
-        self.cut_rng = random.Random(match.seed)
-
-    def say(self, text: str) -> None:
-        self.console.print(text, highlight=False)
 
     def run(self) -> int:
         match = self.match
@@ -101,47 +52,14 @@ class TerminalGame:
             self.say(t(self.lang, "draw", cards=cards, who=self.names[match.draw.leader]))
         while not match.is_over:
             deal = self._start_deal()
-            number = len(match.deals)
-            self.say("")
-            self.say(
-                "[bold]"
-                + t(
-                    self.lang,
-                    "deal_header",
-                    number=number,
-                    dealer=self.names[deal.dealer],
-                    leader=self.names[deal.leader],
-                )
-                + "[/]"
-            )
-            while not deal.is_over:
-                seat = deal.to_move
-                assert seat is not None
-                if seat == self.human:
-                    events = self._human_turn(deal)
-                    if events is None:
-                        self._save()
-                        self.say(t(self.lang, "bye"))
-                        return 0
-                else:
-                    events = match.apply(self.bots[seat].choose(deal.observation(seat)))
-                self._narrate(events)
-            self._save()
+            self._deal_header(len(match.deals), deal.dealer, deal.leader)
+            if not self._play_out(deal):
+                return 0
             self._standings(deal)
-            if not match.is_over and self._ask(t(self.lang, "next_deal")).strip().lower() in (
-                "q",
-                "quit",
-            ):
-                self.say(t(self.lang, "bye"))
+            if not match.is_over and self._stop_here(t(self.lang, "next_deal")):
                 return 0
         self._final()
         return 0
-
-    def _ask(self, prompt: str) -> str:
-        try:
-            return self.read(prompt)
-        except EOFError:
-            return "q"
 
     def _start_deal(self) -> SlobberhannesDeal:
         match = self.match
@@ -149,34 +67,20 @@ class TerminalGame:
         if match.options.cut:
             dealer = match.next_dealer
             cutter = (dealer - 1) % match.options.players
-            size = len(match.options.deck())
-            if cutter == self.human:
-                while True:
-                    answer = self._ask(t(self.lang, "cut_prompt", max=size - 1)).strip()
-                    if answer.lower() in ("", "q"):
-                        break
-                    if answer.isdigit() and 1 <= int(answer) < size:
-                        cut = int(answer)
-                        break
-            else:
-                cut = self.cut_rng.randrange(1, size)
+            cut = self._cut(cutter, len(match.options.deck()), insist=True)
         return match.start_deal(cut=cut)
 
     def _show_table(self, deal: SlobberhannesDeal) -> None:
         obs = deal.observation(self.human)
-        table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column(t(self.lang, "player"))
-        table.add_column(t(self.lang, "trick_n", number=obs.trick_number))
-        table.add_column(t(self.lang, "penalties"), justify="right")
-        played = dict(zip(obs.trick.seats, obs.trick.cards, strict=True))
         totals = self.match.totals()
-        for seat in range(obs.players):
-            name = self.names[seat] + (" *" if seat == obs.trick.leader else "")
-            card = _card_text(played[seat]) if seat in played else ""
-            table.add_row(name, card, f"{obs.penalties[seat]} ({totals[seat]})")
-        self.console.print(table)
+        self._trick_table(
+            obs,
+            t(self.lang, "penalties"),
+            range(obs.players),
+            lambda seat: f"{obs.penalties[seat]} ({totals[seat]})",
+        )
         legal = set(obs.legal_actions)
-        hand = " ".join(_card_text(c) if c in legal else f"[dim]{c.symbol}[/]" for c in obs.hand)
+        hand = " ".join(card_text(c) if c in legal else f"[dim]{c.symbol}[/]" for c in obs.hand)
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
 
     def _hint(self, deal: SlobberhannesDeal) -> None:
@@ -196,50 +100,33 @@ class TerminalGame:
                 self.lang,
                 "hint_reason",
                 value=f"{value:.2f}",
-                other=_card_text(other),
+                other=card_text(other),
                 other_value=f"{other_value:.2f}",
             )
-        self.say(t(self.lang, "hint", card=_card_text(best), reason=reason))
+        self.say(t(self.lang, "hint", card=card_text(best), reason=reason))
 
-    def _human_turn(self, deal: SlobberhannesDeal) -> list[Event] | None:
-        self._show_table(deal)
-        if self.hint:
-            self._hint(deal)
-        while True:
-            text = self._ask(t(self.lang, "prompt_card")).strip()
-            if text.lower() in ("q", "quit", "exit"):
-                return None
-            if text.lower() in ("h", "help", "?"):
-                self.say(t(self.lang, "help"))
-                continue
-            if text.lower() in ("hand", "table", ""):
-                self._show_table(deal)
-                continue
-            try:
-                card = Card.parse(text)
-                return self.match.apply(card, self.human)
-            except NotationError:
-                self.say(escape(t(self.lang, "bad_notation", text=text)))
-            except IllegalActionError as exc:
-                self.say(t(self.lang, "refused", reason=describe_refusal(exc, self.lang)))
+    def _prompt(self) -> str:
+        return t(self.lang, "prompt_card")
+
+    def _help(self) -> str:
+        return t(self.lang, "help")
+
+    def _try_action(self, deal: SlobberhannesDeal, text: str) -> list[Event] | None:
+        try:
+            card = Card.parse(text)
+            return self.match.apply(card, self.human)
+        except NotationError:
+            self.say(escape(t(self.lang, "bad_notation", text=text)))
+        except IllegalActionError as exc:
+            self.say(t(self.lang, "refused", reason=describe_refusal(exc, self.lang)))
+        return None
 
     def _narrate(self, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, CardPlayed) and event.seat != self.human:
-                self.say(
-                    t(self.lang, "plays", who=self.names[event.seat], card=_card_text(event.card))
-                )
+                self.say(self._played(event.seat, event.card))
             elif isinstance(event, TrickWon):
-                cards = " ".join(_card_text(c) for c in event.cards)
-                self.say(
-                    t(
-                        self.lang,
-                        "wins_trick",
-                        who=self.names[event.seat],
-                        number=event.trick,
-                        cards=cards,
-                    )
-                )
+                self.say(self._trick_won(event.seat, event.trick, event.cards))
             elif isinstance(event, PenaltyCharged):
                 self.say(
                     "  [yellow]"
@@ -286,11 +173,6 @@ class TerminalGame:
         pay = ", ".join(f"{self.names[s]} {v:+d}" for s, v in enumerate(result.settlement))
         self.say(f"{t(self.lang, 'settlement')}: {pay}")
 
-    def _save(self) -> None:
-        if self.save:
-            write_record(self.match.to_record(), self.save)
-            self.say(f"[dim]{t(self.lang, 'saved', path=self.save)}[/]")
-
 
 def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:
     """Run ``kartentisch play slobberhannes`` from parsed arguments."""
@@ -304,35 +186,4 @@ def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> 
     if args.scoring is not None:
         overrides["scoring"] = args.scoring
     options = SlobberhannesOptions.from_dict(overrides)
-    lang = args.lang
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    names = [args.name or t(lang, "player_default"), *BOT_NAMES[lang][1 : options.players]]
-    match = SlobberhannesMatch(options, seats=names, seed=seed, start=False)
-    bot_rng = random.Random(seed + 1)
-    bots = {
-        s: make_bot("slobberhannes", args.bots, bot_rng.randrange(2**32))
-        for s in range(1, options.players)
-    }
-    if args.save:
-        Path(args.save).parent.mkdir(parents=True, exist_ok=True)
-    console = Console(highlight=False)
-    return TerminalGame(
-        match,
-        bots,
-        lang,
-        args.save,
-        console,
-        read or _reader(console),
-        hint=bool(getattr(args, "hint", False)),
-    ).run()
-
-
-def _reader(console: Console) -> Callable[[str], str]:
-    def read(prompt: str) -> str:
-        console.print(prompt, end="", highlight=False)
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        return line.rstrip("\n")
-
-    return read
+    return start_game(TerminalGame, SlobberhannesMatch, options, args, read)

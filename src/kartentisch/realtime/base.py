@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 from abc import abstractmethod
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
-from kartentisch.cards import Card, full_deck
+from kartentisch.cards import Card, full_deck, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError, OptionError
 from kartentisch.realtime.actions import TimedAction
@@ -31,6 +32,7 @@ __all__ = [
     "GameStarted",
     "LateSlap",
     "TimedGame",
+    "TimedObservation",
     "TimedOptions",
     "check_ms",
     "deal_sizes",
@@ -140,28 +142,66 @@ class LateSlap(Event):
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class TimedObservation:
+    """What every seat sees in every timed game; each game adds its own fields."""
+
+    seat: int
+    players: int
+    clock: int
+    to_move: int | None
+    top: Card | None
+    #: Who turned the top card.
+    top_seat: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "clock": self.clock,
+            "to_move": self.to_move,
+            "top": str(self.top) if self.top is not None else None,
+            "top_seat": self.top_seat,
+        }
+
+
+#: The fields of :class:`TimedObservation`, in order.
+_SeenByAll = tuple[int, int, int, int | None, Card | None, int | None]
+
+
 def _to_card(value: object) -> Card:
     if isinstance(value, str):
         return Card.parse(value)
     raise NotationError(f"{value!r} is not a card; write cards as text such as QC or 10H")
 
 
-class TimedGame(GameState[TimedAction]):
-    """A game of stacks and a centre pile, driven by timestamped actions."""
+OptionsT = TypeVar("OptionsT", bound=TimedOptions)
+
+
+class TimedGame(GameState[TimedAction], Generic[OptionsT]):
+    """A game of stacks and a centre pile, driven by timestamped actions.
+
+    A game subclasses ``TimedGame[ItsOptions]`` and names ``ItsOptions`` in
+    :attr:`options_type`: options may then be given as that class, as a
+    mapping of option names (read with :meth:`TimedOptions.from_dict`) or as
+    None (all defaults).
+    """
 
     game: ClassVar[str]
-    options: TimedOptions
+    #: The game's options class (the ``OptionsT`` the game subclasses with).
+    options_type: ClassVar[type[TimedOptions]]
+    options: OptionsT
 
     def __init__(
         self,
         stacks: Sequence[Sequence[Card | str]],
         *,
         dealer: int,
-        options: TimedOptions,
+        options: OptionsT | Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
     ) -> None:
-        self.options = options
-        n = options.players
+        self.options = self._read_options(options)
+        n = self.options.players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.dealer = dealer
@@ -186,6 +226,63 @@ class TimedGame(GameState[TimedAction]):
         #: When the pile was last taken (late slaps are harmless until late_ms after).
         self._cleared_at: int | None = None
         self._emit(GameStarted(dealer, self._next, tuple(len(s) for s in self._initial)))
+
+    @classmethod
+    def _read_options(
+        cls, options: OptionsT | Mapping[str, Any] | None, *, players: int | None = None
+    ) -> OptionsT:
+        """``options`` as the game's options class (see the class docstring).
+
+        ``players``, if given, is the number of players where a mapping (or
+        None) names none.
+        """
+        if isinstance(options, cls.options_type):
+            return options
+        data: Any = options  # a mapping or None; from_dict refuses anything else
+        if players is not None:
+            data = {"players": players, **(data or {})}
+        # options_type is the class OptionsT stands for: a ClassVar cannot say so.
+        return cast(OptionsT, cls.options_type.from_dict(data))
+
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int | random.Random,
+        *,
+        dealer: int | None = None,
+        options: OptionsT | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> Self:
+        """Shuffle with ``seed`` and deal; without ``dealer`` the dealer is drawn at random."""
+        read = cls._read_options(options)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        n = read.players
+        if dealer is None:
+            dealer = rng.randrange(n)
+        deck = shuffled(full_deck(), rng)
+        return cls(deal_stacks(deck, n, dealer), dealer=dealer, options=read, seats=seats)
+
+    @classmethod
+    def from_tops(
+        cls,
+        tops: Sequence[Card | str | Sequence[Card | str]],
+        *,
+        dealer: int,
+        options: OptionsT | Mapping[str, Any] | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> Self:
+        """A deal whose stacks start with ``tops`` (a card or a list per seat),
+        the rest of the deck dealt in deck order (for examples and tests).
+
+        Without a ``players`` option there are as many players as ``tops``.
+        """
+        read = cls._read_options(options, players=len(tops))
+        return cls(
+            stacks_with_tops(tops, read.players, dealer),
+            dealer=dealer,
+            options=read,
+            seats=seats,
+        )
 
     # -- hooks for the games -------------------------------------------------
 
@@ -259,6 +356,33 @@ class TimedGame(GameState[TimedAction]):
         self._owners.clear()
         return cards
 
+    def _next_holder(self, skipped: Sequence[bool]) -> int | None:
+        """The first seat from the one due next on that holds cards and is not ``skipped``."""
+        n = self.options.players
+        for i in range(n):
+            s = (self._next + i) % n
+            if self._stacks[s] and not skipped[s]:
+                return s
+        return None
+
+    def _check_turn(self, seat: int) -> None:
+        """Refuse a turn by ``seat`` unless it is :attr:`to_move`."""
+        mover = self.to_move
+        if seat != mover:
+            raise IllegalActionError(
+                "not_your_turn", "it is not your turn to turn a card", seat=seat, to_move=mover
+            )
+
+    def _seen_by(self, seat: int) -> _SeenByAll:
+        """The fields of ``seat``'s :class:`TimedObservation`, in order.
+
+        Raises ValueError unless ``seat`` is a seat at this table.
+        """
+        n = self.options.players
+        if not 0 <= seat < n:
+            raise ValueError(f"no seat {seat} at a {n}-player table")
+        return (seat, n, self._clock, self.to_move, self.top, self.top_seat)
+
     def _turn_card(self, seat: int, t: int) -> Card:
         card = self._stacks[seat].popleft()
         self._pile.append(card)
@@ -305,6 +429,11 @@ class TimedGame(GameState[TimedAction]):
     @property
     def top(self) -> Card | None:
         return self._pile[-1] if self._pile else None
+
+    @property
+    def top_seat(self) -> int | None:
+        """Who turned the card on top of the pile (None when the pile is empty)."""
+        return self._owners[-1] if self._owners else None
 
     @property
     def turned(self) -> int:

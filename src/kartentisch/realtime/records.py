@@ -21,14 +21,37 @@ from kartentisch.realtime.actions import TimedAction
 from kartentisch.realtime.base import TimedGame, TimedOptions
 from kartentisch.records import ReplayError, require
 
-__all__ = ["replay_timed", "seat_label"]
+__all__ = ["replay_timed", "seat_label", "summarize_timed"]
 
-G = TypeVar("G", bound=TimedGame)
+G = TypeVar("G", bound=TimedGame[Any])
 Op = TypeVar("Op", bound=TimedOptions)
 
 
 def seat_label(seat: int, names: Sequence[str] | None) -> str:
     return names[seat] if names is not None else f"#{seat}"
+
+
+def summarize_timed(
+    game: TimedGame[Any], outcome: Mapping[str, Any], details: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The JSON summary of ``kartentisch replay --json`` that every timed game shares.
+
+    ``outcome`` (who won, and how) follows ``points``; ``details`` (the
+    game's own lists of events) come last.
+    """
+    return {
+        "game": game.game,
+        "players": game.num_seats,
+        "dealer": game.dealer,
+        "options": game.options.to_dict(),
+        "points": list(game.points()),
+        **outcome,
+        "finished": game.is_over,
+        "clock": game.clock,
+        "turns": game.turned,
+        "pile": len(game.pile),
+        **details,
+    }
 
 
 def replay_timed(

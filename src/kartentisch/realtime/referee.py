@@ -35,7 +35,7 @@ import random
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
@@ -269,7 +269,7 @@ class Referee:
 
 
 def apply_released(
-    game: TimedGame, actions: Iterable[TimedAction]
+    game: TimedGame[Any], actions: Iterable[TimedAction]
 ) -> list[tuple[TimedAction, list[Event] | IllegalActionError]]:
     """Apply released actions in order; a refused one is reported, not raised.
 
@@ -286,7 +286,7 @@ def apply_released(
 
 
 def step(
-    game: TimedGame, referee: Referee, now: int
+    game: TimedGame[Any], referee: Referee, now: int
 ) -> tuple[list[tuple[TimedAction, list[Event] | IllegalActionError]], list[Event]]:
     """One tick of a server table at ``now``: apply what the referee releases,
     then let the game's clock run to the referee's safe time.

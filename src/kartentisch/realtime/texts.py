@@ -6,12 +6,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from kartentisch.cards import format_cards
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
-from kartentisch.i18n import describe_refusal
+from kartentisch.i18n import describe_refusal, lookup
+from kartentisch.realtime.base import TimedGame
+from kartentisch.realtime.records import seat_label
 
-__all__ = ["cards_word", "refusal", "say"]
+__all__ = ["cards_word", "refusal", "render_timed", "say", "stamp"]
+
+#: What a game's ``describe`` makes of an event: (event, seat names, language) → lines.
+Describe = Callable[[Event, Sequence[str] | None, str], list[str]]
 
 _T: Final[dict[str, dict[str, str]]] = {
     # -- events ------------------------------------------------------------
@@ -258,11 +266,9 @@ def say(lang: str, key: str, **fields: Any) -> str:
 
     A number ``n`` also fills ``{cards}`` as "n cards" in the language.
     """
-    entry = _T[key]
     if "n" in fields:
         fields.setdefault("cards", cards_word(fields["n"], lang))
-    text = entry.get(lang) or entry["en"]
-    return text.format(**fields) if fields else text
+    return lookup(_T, lang, key, fields)
 
 
 def refusal(error: IllegalActionError, lang: str = "en") -> str:
@@ -271,3 +277,43 @@ def refusal(error: IllegalActionError, lang: str = "en") -> str:
     if key in _T:
         return say(lang, key)
     return describe_refusal(error, lang)
+
+
+def stamp(t: int) -> str:
+    """A game time as seconds: ``12.345s``.
+
+    >>> stamp(12345)
+    ' 12.345s'
+    """
+    return f"{t / 1000:7.3f}s"
+
+
+def render_timed(
+    game: TimedGame[Any], lang: str, titles: Mapping[str, str], describe: Describe
+) -> list[str]:
+    """The stacks as dealt, every event with its game time, the cards at the end.
+
+    ``titles`` names the game by language (English when ``lang`` is missing);
+    ``describe`` turns each event into lines.
+    """
+    names = game.seat_names
+    n = game.num_seats
+    lines = [
+        say(
+            lang,
+            "header",
+            game=titles.get(lang, titles["en"]),
+            players=n,
+            dealer=seat_label(game.dealer, names),
+            first=seat_label((game.dealer + 1) % n, names),
+        )
+    ]
+    for seat, stack in enumerate(game.initial_stacks):
+        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(stack, symbols=True)}")
+    for event in game.events:
+        t = getattr(event, "t", None)
+        for line in describe(event, names, lang):
+            lines.append(f"  {stamp(t) if t is not None else '':>8}  {line}")
+    cards = ", ".join(f"{seat_label(s, names)} {k}" for s, k in enumerate(game.points()))
+    lines.append(f"  {say(lang, 'final_cards')}: {cards}")
+    return lines

@@ -15,21 +15,37 @@ Alembic migrations in ``kartentisch/storage/migrations`` (:func:`migrate`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    Table,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    make_url,
+    select,
+    update,
+)
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from kartentisch.storage.models import TableActionRow, TableRow, utcnow
+from kartentisch.storage.writer import StoreWriter, Write
 
 __all__ = ["StoredTable", "TableStore", "default_data_dir", "migrate", "sqlite_url"]
 
@@ -66,6 +82,10 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
 
+#: Seconds a PostgreSQL connection may take to open before the attempt fails (and is retried).
+CONNECT_TIMEOUT: Final = 5
+
+
 @dataclass
 class StoredTable:
     """A table as stored: its setup and its actions as (seat, text) in order."""
@@ -91,30 +111,60 @@ def _normalise_url(url: str) -> str:
 
 
 class TableStore:
-    """Tables and actions in one SQL database; every call is its own transaction."""
+    """Tables and actions in one SQL database.
+
+    Writes are SQL Core statements (no ORM session, no reloading of rows),
+    made through the store's :class:`StoreWriter`: the blocking methods
+    (:meth:`create_table`, :meth:`update_table`, :meth:`append_action`)
+    commit at once, the ``save_*`` methods queue the write on the event loop
+    and return a future; writes queued in the same turn of the loop share one
+    transaction. Either way a write has committed before its caller hears
+    that it is done.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = _normalise_url(url)
         kwargs: dict[str, Any] = {}
-        if self.url in ("sqlite://", "sqlite:///:memory:"):
+        memory = self.url in ("sqlite://", "sqlite:///:memory:")
+        if memory:
             # One shared connection, or every session would see its own empty database.
             kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        else:
+            # A pooled connection the database has dropped is replaced when taken, not used.
+            kwargs = {"pool_pre_ping": True}
+            if (
+                self.url.startswith("postgresql")
+                and "connect_timeout" not in make_url(self.url).query
+            ):
+                # Writes run on the event loop: an unreachable server must not hold it for
+                # the operating system's TCP timeout (minutes), only this long.
+                kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
         self.engine = create_engine(self.url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        # The one shared in-memory connection must not be used by two threads at once.
+        self._guard: contextlib.AbstractContextManager[Any] = (
+            _ThreadLock() if memory else contextlib.nullcontext()
+        )
+        self.writer = StoreWriter(self._apply, transient=_transient)
+        #: The writer's connection, kept open between transactions (no pool round trip).
+        self._writing: Connection | None = None
 
     def migrate(self) -> None:
         """Create or upgrade the schema (Alembic ``upgrade head``)."""
-        migrate(self.engine)
+        with self._guard:
+            migrate(self.engine)
 
     def close(self) -> None:
+        """Commit the queued writes, stop the writer, close the connections."""
+        self.writer.close()
+        with self._guard:
+            if self._writing is not None:
+                self._writing.close()
+                self._writing = None
         self.engine.dispose()
 
-    def _open(self) -> Session:
-        return self._session()
-
-    # -- tables -------------------------------------------------------------
+    # -- writing: blocking -----------------------------------------------------
 
     def create_table(
         self,
@@ -126,18 +176,7 @@ class TableStore:
         seed: int,
         status: str = "waiting",
     ) -> None:
-        with self._open() as session, session.begin():
-            session.add(
-                TableRow(
-                    id=table_id,
-                    game=game,
-                    options=dict(options),
-                    settings=dict(settings),
-                    seats=[dict(s) for s in seats],
-                    seed=seed,
-                    status=status,
-                )
-            )
+        self.writer.run(_create(table_id, game, options, settings, seats, seed, status))
 
     def update_table(
         self,
@@ -146,43 +185,134 @@ class TableStore:
         seats: Sequence[dict[str, Any]] | None = None,
         status: str | None = None,
     ) -> None:
-        with self._open() as session, session.begin():
-            row = session.get(TableRow, table_id)
-            if row is None:
-                raise KeyError(table_id)
-            if seats is not None:
-                row.seats = [dict(s) for s in seats]
-            if status is not None:
-                row.status = status
-            row.updated = utcnow()
+        """Change a table's seats or status; KeyError if there is no such table."""
+        self.writer.run(_update(table_id, seats, status))
 
-    def append_action(self, table_id: str, seq: int, seat: int, action: str) -> None:
-        """Store action number ``seq`` (1-based); a repeated ``seq`` is refused by the key."""
-        with self._open() as session, session.begin():
-            session.add(TableActionRow(table_id=table_id, seq=seq, seat=seat, action=action))
-            row = session.get(TableRow, table_id)
-            if row is not None:
-                row.updated = utcnow()
+    def append_action(
+        self, table_id: str, seq: int, seat: int, action: str, *, status: str | None = None
+    ) -> None:
+        """Store action number ``seq`` (1-based); a repeated ``seq`` is refused by the key.
+
+        ``status`` (``finished`` after the last action) is set in the same transaction.
+        """
+        self.writer.run(_action(table_id, seq, seat, action, status))
+
+    # -- writing: on an event loop -------------------------------------------------
+
+    # The ``save_*`` methods queue the write at once (so writes are stored in
+    # the order they are called) and return a future that is done when it
+    # has committed, or raises what :meth:`create_table`, :meth:`update_table`
+    # or :meth:`append_action` would raise. Call them on an event loop.
+
+    def save_table(
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        seats: Sequence[dict[str, Any]],
+        seed: int,
+        status: str = "waiting",
+    ) -> asyncio.Future[None]:
+        """:meth:`create_table` without blocking."""
+        return self.writer.submit(_create(table_id, game, options, settings, seats, seed, status))
+
+    def save_update(
+        self,
+        table_id: str,
+        *,
+        seats: Sequence[dict[str, Any]] | None = None,
+        status: str | None = None,
+    ) -> asyncio.Future[None]:
+        """:meth:`update_table` without blocking."""
+        return self.writer.submit(_update(table_id, seats, status))
+
+    def save_action(
+        self, table_id: str, seq: int, seat: int, action: str, *, status: str | None = None
+    ) -> asyncio.Future[None]:
+        """:meth:`append_action` without blocking."""
+        return self.writer.submit(_action(table_id, seq, seat, action, status))
+
+    def _apply(self, writes: Sequence[Write]) -> None:
+        """Apply ``writes`` in one transaction (the writer calls this)."""
+        now = utcnow()
+        new_tables: list[dict[str, Any]] = []
+        actions: list[dict[str, Any]] = []
+        #: Per table: the columns to set, later writes overriding earlier ones.
+        changes: dict[str, dict[str, Any]] = {}
+        checked: set[str] = set()
+        for write in writes:
+            if write.kind == "create":
+                new_tables.append({**write.values, "id": write.table_id, "created": now})
+            elif write.kind == "action":
+                actions.append({**write.values, "table_id": write.table_id, "created": now})
+                changes.setdefault(write.table_id, {}).update(write.table_values)
+            else:
+                changes.setdefault(write.table_id, {}).update(write.values)
+                checked.add(write.table_id)
+        with self._guard:
+            connection = self._writing
+            if connection is None:
+                connection = self._writing = self.engine.connect()
+            try:
+                with connection.begin():
+                    self._execute(connection, now, new_tables, actions, changes, checked)
+            except BaseException:
+                # The connection may be broken: the next transaction opens a new one.
+                self._writing = None
+                with contextlib.suppress(Exception):
+                    connection.close()
+                raise
+
+    @staticmethod
+    def _execute(
+        connection: Connection,
+        now: datetime,
+        new_tables: list[dict[str, Any]],
+        actions: list[dict[str, Any]],
+        changes: dict[str, dict[str, Any]],
+        checked: set[str],
+    ) -> None:
+        if new_tables:
+            connection.execute(_INSERT_TABLE, [{**row, "updated": now} for row in new_tables])
+        if actions:
+            connection.execute(_INSERT_ACTION, actions)
+        # Most rows only have ``updated`` bumped: one statement for all of them.
+        touched = [
+            {"key": tid, "now": now}
+            for tid, cols in changes.items()
+            if not cols and tid not in checked
+        ]
+        if touched:
+            connection.execute(_TOUCH_TABLE, touched)
+        for tid, cols in changes.items():
+            if not cols and tid not in checked:
+                continue
+            result = connection.execute(
+                update(_TABLES).where(_TABLES.c.id == tid).values(**cols, updated=now)
+            )
+            if tid in checked and result.rowcount == 0:
+                raise KeyError(tid)
 
     # -- reading ------------------------------------------------------------
 
     def load(self, table_id: str) -> StoredTable | None:
-        with self._open() as session:
-            row = session.get(TableRow, table_id)
+        with self._guard, self.engine.connect() as connection:
+            row = connection.execute(select(_TABLES).where(_TABLES.c.id == table_id)).first()
             if row is None:
                 return None
-            return self._stored(session, row)
+            return self._stored(connection, row)
 
     def unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, oldest first, with its actions."""
-        with self._open() as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status.in_(UNFINISHED)).order_by(TableRow.created)
+        with self._guard, self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_TABLES).where(_TABLES.c.status.in_(UNFINISHED)).order_by(_TABLES.c.created)
             ).all()
-            return [self._stored(session, row) for row in rows]
+            return [self._stored(connection, row) for row in rows]
 
-    def _stored(self, session: Session, row: TableRow) -> StoredTable:
-        actions = session.execute(
+    def _stored(self, connection: Connection, row: Row[Any]) -> StoredTable:
+        actions = connection.execute(
             select(TableActionRow.seat, TableActionRow.action)
             .where(TableActionRow.table_id == row.id)
             .order_by(TableActionRow.seq)
@@ -199,6 +329,74 @@ class TableStore:
             updated=row.updated,
             actions=[(seat, action) for seat, action in actions],
         )
+
+
+_TABLES: Final = cast(Table, TableRow.__table__)
+_ACTIONS: Final = cast(Table, TableActionRow.__table__)
+_INSERT_TABLE: Final = insert(_TABLES)
+_INSERT_ACTION: Final = insert(_ACTIONS)
+_TOUCH_TABLE: Final = (
+    update(_TABLES).where(_TABLES.c.id == bindparam("key")).values(updated=bindparam("now"))
+)
+
+
+def _create(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    settings: dict[str, Any],
+    seats: Sequence[dict[str, Any]],
+    seed: int,
+    status: str,
+) -> Write:
+    values = {
+        "game": game,
+        "options": dict(options),
+        "settings": dict(settings),
+        "seats": [dict(s) for s in seats],
+        "seed": seed,
+        "status": status,
+    }
+    return Write("create", table_id, values)
+
+
+def _update(table_id: str, seats: Sequence[dict[str, Any]] | None, status: str | None) -> Write:
+    values: dict[str, Any] = {}
+    if seats is not None:
+        values["seats"] = [dict(s) for s in seats]
+    if status is not None:
+        values["status"] = status
+    return Write("update", table_id, values)
+
+
+def _action(table_id: str, seq: int, seat: int, action: str, status: str | None) -> Write:
+    table_values = {"status": status} if status is not None else {}
+    return Write("action", table_id, {"seq": seq, "seat": seat, "action": action}, table_values)
+
+
+def _transient(error: BaseException) -> bool:
+    """Whether a failed transaction may succeed if tried again on a fresh connection.
+
+    A lost connection (the database restarted, a network cut, a terminated
+    backend) or another operational error (SQLite: the database is locked);
+    not a write that is itself wrong (a taken key, a missing table).
+    """
+    if isinstance(error, OperationalError):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+class _ThreadLock:
+    """A re-entrant lock as a context manager."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from kartentisch.errors import KartentischError
 
@@ -171,6 +171,12 @@ class TableGameType(Protocol):
         """JSON for the lobby: titles, seats, presets, options, bot levels."""
 
 
+class _Acts(Protocol):
+    def act(self, seat: int, text: str) -> None: ...
+
+
+_Game = TypeVar("_Game", bound=_Acts)
+
 #: Registry name → module under ``kartentisch.web`` holding its ``TABLE_GAME``
 #: (``module:NAME`` when the module's adapter has another name).
 TABLE_GAMES: dict[str, str] = {
@@ -200,7 +206,7 @@ def table_game_type(name: str) -> TableGameType:
     return kind
 
 
-def replay_actions(game: TableGame, actions: Sequence[tuple[int, str]]) -> TableGame:
+def replay_actions(game: _Game, actions: Sequence[tuple[int, str]]) -> _Game:
     """Apply stored actions to a fresh game; a refused one raises as it would live."""
     for seat, text in actions:
         game.act(seat, text)

@@ -8,20 +8,26 @@ table. Routes (docs/web.md and docs/web-protocol.md):
 * ``GET /api/games`` — the games, presets, options and bot levels
 * ``GET /api/tables``, ``POST /api/tables`` — open tables; create one
 * ``GET /api/tables/{id}``, ``POST /api/tables/{id}/join``, ``…/start``, ``…/record``
+* ``GET /replay``, ``/replay/{id}`` — the replay viewer (the page); ``POST /api/replay``
+  replays a record sent by it, ``GET /api/tables/{id}/replay`` a table's games
 * ``GET /api/rules/{game}/{lang}`` — the rules as Markdown or HTML
 * ``GET /api/i18n/{lang}`` — the page's JSON catalog
 * ``WS /ws/tables/{id}`` — the table in real time
+
+What the server checks and the limits it keeps (message sizes and rates,
+spectators, lobby requests per address) are in docs/security.md.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -38,16 +44,29 @@ from kartentisch.records import dumps_record
 from kartentisch.storage import TableStore, default_data_dir, sqlite_url
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.i18n import catalog, negotiate, translate
-from kartentisch.web.protocol import ProtocolError, parse_client_message
-from kartentisch.web.tables import (
+from kartentisch.web.lobby import parse_new_table
+from kartentisch.web.protocol import (
+    Hello,
+    Limits,
+    MessageBudget,
+    ProtocolError,
+    TokenBucket,
+    Verdict,
+    parse_client_message,
+)
+from kartentisch.web.replay import MAX_RECORD_BYTES, BadRecord, replay_record
+from kartentisch.web.seats import (
+    MAX_NAME_CHARS,
     Connection,
-    ServerSettings,
     TableError,
-    TableManager,
     clean_name,
     handle_protocol_error,
-    parse_new_table,
 )
+from kartentisch.web.tables import LiveTable, ServerSettings, TableManager
+
+if TYPE_CHECKING:
+    from kartentisch.web.cluster import Cluster
+    from kartentisch.web.cluster_link import TableLink
 
 __all__ = ["create_app"]
 
@@ -59,6 +78,21 @@ CONTENT_SECURITY_POLICY = (
     "script-src 'self'; connect-src 'self' ws: wss:; base-uri 'none'; frame-ancestors 'none'"
 )
 MAX_BODY_BYTES = 64 * 1024
+#: Headers of every HTTP answer: no MIME sniffing, no framing, no referrer to other sites.
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+)
+#: WebSocket close code and reason for a connection that floods the server.
+FLOOD_CLOSE_CODE = 1008
+FLOOD_CLOSE_REASON = "message flood"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def _lang(request: Request) -> str:
@@ -75,12 +109,12 @@ def _error(request: Request, error: TableError) -> JSONResponse:
     )
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
+        if size > limit:
             raise TableError("too_large", 413)
         chunks.append(chunk)
     raw = b"".join(chunks)
@@ -88,8 +122,53 @@ async def _body(request: Request) -> Any:
         return {}
     try:
         return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise TableError("bad_json") from None
+    except json.JSONDecodeError as exc:
+        raise TableError("bad_json", detail=f"{exc.msg} at line {exc.lineno}") from None
+    except UnicodeDecodeError:
+        raise TableError("bad_json", detail="the body is not UTF-8") from None
+    except RecursionError:
+        raise TableError("bad_json", detail="it is nested too deeply") from None
+    except ValueError:  # a number of thousands of digits
+        raise TableError("bad_json", detail="a number is too long") from None
+
+
+async def _replayed(record: Any, lang: str) -> dict[str, Any]:
+    """:func:`replay_record` off the event loop (a long session takes a while to replay)."""
+    try:
+        return await asyncio.to_thread(replay_record, record, lang)
+    except BadRecord as exc:
+        raise TableError("bad_record", detail=str(exc)) from None
+
+
+def _name(value: Any) -> str:
+    """A display name from the lobby; a longer one than the page allows is refused, not cut."""
+    if isinstance(value, str) and len(" ".join(value.split())) > MAX_NAME_CHARS:
+        raise TableError("bad_name")
+    return clean_name(value)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+class _AddressLimits:
+    """One token bucket per client address (lobby requests that create state)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, request: Request) -> None:
+        address = request.client.host if request.client is not None else ""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= 10_000:
+                # Forget the addresses that have been quiet long enough to be full again.
+                self._buckets = {a: b for a, b in self._buckets.items() if not b.full}
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
+        if not bucket.take():
+            raise TableError("too_many_requests", 429, rate=_number(self.rate), burst=self.burst)
 
 
 def create_app(
@@ -97,21 +176,57 @@ def create_app(
     *,
     data_dir: str | Path | None = None,
     settings: ServerSettings | None = None,
+    limits: Limits | None = None,
+    redis_url: str | None = None,
+    lease: float | None = None,
 ) -> Starlette:
-    """The web app on the database ``db_url`` (default: SQLite in ``data_dir``)."""
+    """The web app on the database ``db_url`` (default: SQLite in ``data_dir``).
+
+    ``limits`` are the rate and size limits of clients (docs/security.md).
+    With ``redis_url`` the process is one of several sharing their tables
+    through PostgreSQL and Redis (``lease``: seconds a table's lease lasts;
+    :mod:`kartentisch.web.cluster`, docs/deploy.md).
+    """
     url = db_url or sqlite_url(data_dir if data_dir is not None else default_data_dir())
+    if redis_url is not None and not url.startswith(("postgresql", "postgres:")):
+        raise KartentischError(
+            "several processes (--redis) share their tables through PostgreSQL: "
+            "give --db postgresql://…, not SQLite"
+        )
+    limits = limits or Limits()
+    lobby_limits = _AddressLimits(limits.lobby_per_second, limits.lobby_burst)
     static_dir = files("kartentisch.web") / "static"
     index_html = (static_dir / "index.html").read_text(encoding="utf-8")
     state: dict[str, TableManager] = {}
 
+    shared: dict[str, Cluster] = {}
+
     def manager() -> TableManager:
         return state["manager"]
+
+    def cluster() -> Cluster | None:
+        return shared.get("cluster")
+
+    def admit(table: LiveTable, conn: Connection, hello: Hello) -> bool:
+        """Whether ``hello`` may join ``table`` (a spectator's place may be full); else says so."""
+        if not _spectators_full(table, conn, hello, limits):
+            return True
+        text = translate(conn.lang, "error.too_many_spectators", max=limits.max_spectators)
+        conn.error("too_many_spectators", text)
+        return False
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = TableStore(url)
-        store.migrate()
         tables = TableManager(store, settings)
+        if redis_url is not None:
+            from kartentisch.web.cluster import DEFAULT_LEASE, Cluster
+
+            shared["cluster"] = Cluster(tables, redis_url, gate=admit, lease=lease or DEFAULT_LEASE)
+            await shared["cluster"].start()
+            await shared["cluster"].migrate()
+        else:
+            store.migrate()
         restored = await tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)
@@ -120,6 +235,8 @@ def create_app(
         try:
             yield
         finally:
+            if "cluster" in shared:
+                await shared.pop("cluster").close()
             await tables.close()
             store.close()
 
@@ -142,12 +259,18 @@ def create_app(
         )
 
     async def list_tables(request: Request) -> Response:
+        if (shared_tables := cluster()) is not None:
+            return JSONResponse({"tables": shared_tables.lobby()})
         live = sorted(manager().live(), key=lambda t: -t.created)
         return JSONResponse({"tables": [t.summary() for t in live[:100]]})
 
     async def create_table(request: Request) -> Response:
         try:
-            wanted = parse_new_table(await _body(request))
+            lobby_limits.take(request)
+            body = await _body(request)
+            if isinstance(body, dict) and body.get("name") is not None:
+                _name(body["name"])
+            wanted = parse_new_table(body)
             table, seat, token = await manager().create(wanted)
         except TableError as exc:
             return _error(request, exc)
@@ -163,13 +286,22 @@ def create_app(
         )
 
     def _table(request: Request) -> Any:
-        table = manager().get(request.path_params["table_id"])
+        table_id = request.path_params["table_id"]
+        shared_tables = cluster()
+        # In a cluster: a table run elsewhere is read from the store (for its record).
+        if shared_tables is None:
+            table = manager().get(table_id)
+        else:
+            table = shared_tables.snapshot(table_id)
         if table is None:
             raise TableError("no_such_table", 404)
         return table
 
     async def show_table(request: Request) -> Response:
         try:
+            if (shared_tables := cluster()) is not None:
+                table_id = request.path_params["table_id"]
+                return JSONResponse(await shared_tables.call(table_id, "show", {}))
             table = _table(request)
         except TableError as exc:
             return _error(request, exc)
@@ -177,14 +309,20 @@ def create_app(
 
     async def join_table(request: Request) -> Response:
         try:
-            table = _table(request)
+            shared_tables = cluster()
+            table: Any = _table(request) if shared_tables is None else None
+            lobby_limits.take(request)
             body = await _body(request)
             if not isinstance(body, dict):
                 raise TableError("bad_request", detail="the body must be a JSON object")
-            name = clean_name(body.get("name"))
+            name = _name(body.get("name"))
             seat = body.get("seat")
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
                 raise TableError("no_such_seat", seat=str(seat)[:10])
+            if shared_tables is not None:
+                args = {"name": name, "seat": seat}
+                table_id = request.path_params["table_id"]
+                return JSONResponse(await shared_tables.call(table_id, "join", args))
             seat, token = await table.join(name, seat)
         except TableError as exc:
             return _error(request, exc)
@@ -192,9 +330,14 @@ def create_app(
 
     async def start_table(request: Request) -> Response:
         try:
-            table = _table(request)
+            shared_tables = cluster()
+            table: Any = _table(request) if shared_tables is None else None
             body = await _body(request)
             token = body.get("token") if isinstance(body, dict) else None
+            if shared_tables is not None:
+                args = {"token": token if isinstance(token, str) else None}
+                table_id = request.path_params["table_id"]
+                return JSONResponse(await shared_tables.call(table_id, "start", args))
             await table.start(token if isinstance(token, str) else None)
         except TableError as exc:
             return _error(request, exc)
@@ -215,6 +358,27 @@ def create_app(
                 "content-disposition": f'attachment; filename="{table.kind.name}-{table.id}.json"'
             },
         )
+
+    async def replay(request: Request) -> Response:
+        """A record sent by the page (opened from a file), replayed for the viewer."""
+        try:
+            lobby_limits.take(request)
+            record = await _body(request, MAX_RECORD_BYTES)
+            return JSONResponse(await _replayed(record, _lang(request)))
+        except TableError as exc:
+            return _error(request, exc)
+
+    async def table_replay(request: Request) -> Response:
+        """A table's games so far (all of them once it is finished), replayed for the viewer."""
+        try:
+            table = _table(request)
+            if table.game is None:
+                raise TableError("not_started", 409)
+            record = table.game.record(complete=table.status == "finished")
+            shown = await _replayed(record, _lang(request))
+        except TableError as exc:
+            return _error(request, exc)
+        return JSONResponse({**shown, "table": table.id, "finished": table.status == "finished"})
 
     async def rules(request: Request) -> Response:
         game = request.path_params["game"]
@@ -242,7 +406,13 @@ def create_app(
         await websocket.accept()
         lang = negotiate(websocket.headers.get("accept-language"))
         conn = Connection(lang)
-        table = manager().get(websocket.path_params["table_id"])
+        table_id = websocket.path_params["table_id"]
+        shared_tables = cluster()
+        table: LiveTable | TableLink | None
+        if shared_tables is None:
+            table = manager().get(table_id)
+        else:  # the table here, or a link to the process that runs it
+            table = await shared_tables.link(table_id, conn)
         if table is None:
             await websocket.send_json(
                 {
@@ -253,21 +423,48 @@ def create_app(
             )
             await websocket.close(code=4404)
             return
-        writer = _start_writer(websocket, conn)
+        closing: dict[str, Any] = {"code": 1000, "reason": None}
+        writer = _start_writer(websocket, conn, closing)
+        budget = MessageBudget(limits)
         try:
             while not conn.dropped:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                try:
-                    parsed = parse_client_message(data)
-                except ProtocolError as exc:
-                    handle_protocol_error(conn, exc)
+                verdict = budget.message()
+                parsed = None
+                if verdict is Verdict.OK:
+                    data = message.get("text")
+                    if data is None:
+                        data = message.get("bytes") or b""
+                    try:
+                        parsed = parse_client_message(data)
+                    except ProtocolError as exc:
+                        handle_protocol_error(conn, exc)
+                        continue
+                    if isinstance(parsed, Hello):
+                        verdict = budget.hello()
+                if verdict is Verdict.CLOSE:
+                    conn.error("message_flood", translate(conn.lang, "error.message_flood"))
+                    closing.update(code=FLOOD_CLOSE_CODE, reason=FLOOD_CLOSE_REASON)
+                    log.warning("table %s: a connection flooded the server", table.id)
+                    break
+                if verdict is Verdict.REFUSE or parsed is None:
+                    if budget.tell():
+                        _tell_rate_limited(conn, limits, hello=isinstance(parsed, Hello))
                     continue
-                await table.handle(conn, parsed)
+                if (
+                    isinstance(parsed, Hello)
+                    and isinstance(table, LiveTable)  # (through a link, the owner admits it)
+                    and not admit(table, conn, parsed)
+                ):
+                    continue
+                try:
+                    await table.handle(conn, parsed)
+                except Exception:
+                    # A bug, not the client's fault: say so, keep the connection and the table.
+                    log.exception("table %s: a message could not be handled", table.id)
+                    conn.error("server_error", translate(conn.lang, "error.server_error"))
         except WebSocketDisconnect:
             pass
         finally:
@@ -288,17 +485,67 @@ def create_app(
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
+        Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/replay", page),
+        Route("/replay/{table_id}", page),
         Route("/api/rules/{game}/{lang}", rules),
         Route("/api/i18n/{lang}", i18n),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(_SecurityHeaders)
+    return app
 
 
-def _start_writer(websocket: WebSocket, conn: Connection) -> Any:
-    import asyncio
+class _SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP answer."""
 
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _tell_rate_limited(conn: Connection, limits: Limits, *, hello: bool) -> None:
+    if hello:
+        every = _number(1 / limits.hellos_per_second)
+        text = translate(
+            conn.lang, "error.rate_limited_hello", burst=limits.hello_burst, every=every
+        )
+    else:
+        rate = _number(limits.messages_per_second)
+        text = translate(conn.lang, "error.rate_limited", rate=rate, burst=limits.message_burst)
+    conn.error("rate_limited", text)
+
+
+def _spectators_full(table: LiveTable, conn: Connection, hello: Hello, limits: Limits) -> bool:
+    """Whether ``hello`` asks for a spectator's place at a table that has no more.
+
+    A hello with a token is let through (a seat always gets in; a wrong token is
+    refused by the table), and so is a connection that already watches.
+    """
+    if hello.token is not None or (conn.joined and conn.seat is None):
+        return False
+    watching = sum(1 for c in table.connections if c.seat is None and c is not conn)
+    return watching >= limits.max_spectators
+
+
+def _start_writer(websocket: WebSocket, conn: Connection, closing: dict[str, Any]) -> Any:
     async def write() -> None:
         while True:
             message = await conn.queue.get()
@@ -310,7 +557,7 @@ def _start_writer(websocket: WebSocket, conn: Connection) -> Any:
                 conn.dropped = True
                 break
         with contextlib.suppress(Exception):
-            await websocket.close()
+            await websocket.close(code=closing["code"], reason=closing["reason"])
 
     return asyncio.get_running_loop().create_task(write())
 

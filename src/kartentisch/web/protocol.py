@@ -20,7 +20,11 @@ kartentisch.web.protocol.ProtocolError: bad_json: not valid JSON: Expecting prop
 from __future__ import annotations
 
 import json
+import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Final
 
 from kartentisch.i18n import LANGUAGES
@@ -30,10 +34,14 @@ __all__ = [
     "Act",
     "ClientMessage",
     "Hello",
+    "Limits",
+    "MessageBudget",
     "Ping",
     "Pong",
     "ProtocolError",
     "Start",
+    "TokenBucket",
+    "Verdict",
     "error_message",
     "parse_client_message",
 ]
@@ -42,6 +50,8 @@ __all__ = [
 MAX_MESSAGE_CHARS: Final = 4096
 MAX_ACTION_CHARS: Final = 64
 MAX_TOKEN_CHARS: Final = 128
+#: The ``t`` of a ``ping`` is echoed: a number, or a string of at most this many characters.
+MAX_PING_CHARS: Final = 64
 
 
 class ProtocolError(ValueError):
@@ -95,6 +105,31 @@ ClientMessage = Hello | Act | Ping | Pong | Start
 
 _TYPES: Final = ("hello", "act", "ping", "pong", "start")
 MAX_NONCE_CHARS: Final = 32
+#: The fields each message type may carry besides ``type``; any other field is refused.
+_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "hello": ("token", "lang"),
+    "act": ("action", "version"),
+    "ping": ("t",),
+    "pong": ("nonce",),
+    "start": (),
+}
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_fields(kind: str, data: dict[str, Any]) -> None:
+    allowed = _FIELDS[kind]
+    for name in data:
+        if name == "type" or name in allowed:
+            continue
+        shown = json.dumps(str(name)[:20], ensure_ascii=False)
+        fields = ", ".join(f'"{f}"' for f in allowed) or "no other field"
+        hint = " (a connection acts only for the seat of its token)" if name == "seat" else ""
+        raise ProtocolError(
+            "bad_message", f'"{kind}" has no field {shown}{hint}: it takes {fields}'
+        )
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
@@ -102,20 +137,29 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-        raise ProtocolError("bad_json", f"not valid JSON: {reason}{where}") from None
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        where = f"{exc.msg} at column {exc.colno}"
+        raise ProtocolError("bad_json", f"not valid JSON: {where}") from None
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_json", "not valid JSON: not UTF-8") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "not valid JSON here: nested too deeply") from None
+    except ValueError as exc:  # NaN or Infinity, or a number with thousands of digits
+        raise ProtocolError("bad_json", f"not valid JSON here: {str(exc)[:80]}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object with a type")
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", 'a message needs "type", a string')
+    if kind in _FIELDS:
+        _check_fields(kind, data)
     if kind == "hello":
         token = data.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS):
-            raise ProtocolError("bad_message", '"token" must be a string')
+            raise ProtocolError(
+                "bad_message", f'"token" must be a string of at most {MAX_TOKEN_CHARS} characters'
+            )
         lang = data.get("lang")
         if lang is not None and not isinstance(lang, str):
             raise ProtocolError("bad_message", '"lang" must be a string: de, en or ru')
@@ -127,13 +171,22 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_CHARS:
-            raise ProtocolError("bad_message", '"act" needs "action", the action as text')
+            raise ProtocolError(
+                "bad_message",
+                f'"act" needs "action", the action as text (at most {MAX_ACTION_CHARS} characters)',
+            )
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ProtocolError("bad_message", '"act" needs "version", a whole number')
         return Act(action.strip(), version)
     if kind == "ping":
-        return Ping(data.get("t"))
+        t = data.get("t")
+        if not _echoable(t):
+            raise ProtocolError(
+                "bad_message",
+                f'"t" of "ping" must be a number or a string (at most {MAX_PING_CHARS} characters)',
+            )
+        return Ping(t)
     if kind == "pong":
         nonce = data.get("nonce")
         if not isinstance(nonce, str) or not nonce or len(nonce) > MAX_NONCE_CHARS:
@@ -146,6 +199,156 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     )
 
 
+def _echoable(value: Any) -> bool:
+    if value is None or isinstance(value, bool | int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str) and len(value) <= MAX_PING_CHARS
+
+
 def error_message(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The server's ``error`` message."""
     return {"type": "error", "code": code, "message": message, **extra}
+
+
+# -- limits -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much one client may ask of the server (docs/security.md).
+
+    A WebSocket connection may send ``messages_per_second`` messages a
+    second, ``message_burst`` at once; ``hello`` is limited further
+    (``hello_burst`` at once, then one every ``1 / hellos_per_second``
+    seconds), because it tells the whole table. A message over the limit is
+    refused (``rate_limited``, said at most once a second) and counted; the
+    count drains at ``messages_per_second``, and a connection whose count
+    passes ``flood_messages`` is closed (code 1008, ``message_flood``). A
+    table admits ``max_spectators`` spectators; seats always get in. Each
+    client address may create or join ``lobby_burst`` tables at once, then
+    ``lobby_per_second`` a second.
+    """
+
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    hellos_per_second: float = 0.5
+    hello_burst: int = 5
+    flood_messages: int = 100
+    max_spectators: int = 50
+    lobby_per_second: float = 1.0
+    lobby_burst: int = 60
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No rate limits at all (tests that send thousands of messages)."""
+        big = 10**9
+        return cls(
+            messages_per_second=big,
+            message_burst=big,
+            hellos_per_second=big,
+            hello_burst=big,
+            flood_messages=big,
+            max_spectators=big,
+            lobby_per_second=big,
+            lobby_burst=big,
+        )
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` a second; each message takes one.
+
+    >>> now = [0.0]
+    >>> bucket = TokenBucket(rate=2, burst=3, clock=lambda: now[0])
+    >>> [bucket.take() for _ in range(4)]
+    [True, True, True, False]
+    >>> now[0] = 0.5  # half a second: one token more
+    >>> bucket.take(), bucket.take()
+    (True, False)
+    """
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError("a token bucket needs a positive rate and burst")
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    def take(self) -> bool:
+        """Take a token if there is one."""
+        self._refill()
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        self._refill()
+        return self._tokens >= self.burst
+
+
+class Verdict(Enum):
+    """What to do with a message: handle it, refuse it, or close the connection."""
+
+    OK = "ok"
+    REFUSE = "refuse"
+    CLOSE = "close"
+
+
+class MessageBudget:
+    """The rate limits of one WebSocket connection (see :class:`Limits`).
+
+    >>> now = [0.0]
+    >>> budget = MessageBudget(Limits(message_burst=2, flood_messages=3), clock=lambda: now[0])
+    >>> [budget.message().value for _ in range(6)]
+    ['ok', 'ok', 'refuse', 'refuse', 'refuse', 'close']
+    >>> now[0] = 10.0  # the client slowed down: all is forgiven
+    >>> budget.message().value
+    'ok'
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self._clock = clock
+        self._messages = TokenBucket(limits.messages_per_second, limits.message_burst, clock)
+        self._hellos = TokenBucket(limits.hellos_per_second, limits.hello_burst, clock)
+        self._excess = 0.0
+        self._excess_at = clock()
+        self._told_at: float | None = None
+        #: Messages refused so far.
+        self.refused = 0
+
+    def message(self) -> Verdict:
+        """A message arrived: may it be handled?"""
+        return Verdict.OK if self._messages.take() else self._refuse()
+
+    def hello(self) -> Verdict:
+        """A well-formed ``hello`` arrived (it has passed :meth:`message`)."""
+        return Verdict.OK if self._hellos.take() else self._refuse()
+
+    def _refuse(self) -> Verdict:
+        self.refused += 1
+        now = self._clock()
+        drained = (now - self._excess_at) * self.limits.messages_per_second
+        self._excess = max(0.0, self._excess - drained) + 1
+        self._excess_at = now
+        return Verdict.CLOSE if self._excess > self.limits.flood_messages else Verdict.REFUSE
+
+    def tell(self) -> bool:
+        """Whether to tell the client of a refusal now: at most once a second."""
+        now = self._clock()
+        if self._told_at is not None and now - self._told_at < 1.0:
+            return False
+        self._told_at = now
+        return True

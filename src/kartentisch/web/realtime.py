@@ -56,7 +56,8 @@ from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.protocol import Act
 
 if TYPE_CHECKING:
-    from kartentisch.web.tables import Connection, LiveTable
+    from kartentisch.web.seats import Connection
+    from kartentisch.web.tables import LiveTable
 
 __all__ = [
     "ManualTableClock",
@@ -223,6 +224,12 @@ class RealtimeRunner:
                 loop.create_task(self._bot_loop(seat), name=f"table-{self.table.id}-bot-{seat}")
             )
 
+    def halt(self) -> None:
+        """Stop now, from anywhere (the table was withdrawn); :meth:`stop` waits for the tasks."""
+        self._stopped = True
+        for task in self._tasks:
+            task.cancel()
+
     async def stop(self) -> None:
         self._stopped = True
         tasks, self._tasks = self._tasks, []
@@ -374,7 +381,8 @@ class RealtimeRunner:
                 self._refuse(pending, exc)
                 continue
             changed = True
-            self._store(pending)
+            if not self._store(pending) and self.table.withdrawn:
+                return False
         game = self.game
         if not game.is_over and game.advance(referee.safe_time(now)):
             changed = True
@@ -383,25 +391,27 @@ class RealtimeRunner:
         return changed
 
     def _store(self, pending: _Pending | None) -> bool:
-        """Store the action just applied; on failure rebuild the game from the store."""
+        """Store the action just applied; on failure rebuild the game from the store
+        (or, if it cannot be read, withdraw the table: :meth:`LiveTable._withdraw`)."""
         table = self.table
         game = self.game
         seat, text = game.actions[-1]
+        if table.withdrawn:
+            return False
         try:
             table.store.append_action(table.id, game.version, seat, text)
-        except Exception:
-            log.exception("table %s: cannot store action %d", table.id, game.version)
-            # What is not stored did not happen.
-            table._reload()
+        except Exception as exc:
             if pending is not None and pending.conn is not None:
                 conn = pending.conn
                 conn.error("storage_error", translate(conn.lang, "error.storage_error"))
+            # What is not stored did not happen.
+            table._not_stored(exc)
             return False
         return True
 
     def _mark_finished(self) -> None:
         table = self.table
-        if table.status == "finished":
+        if table.status == "finished" or table.withdrawn:
             return
         table.status = "finished"
         try:
@@ -414,6 +424,8 @@ class RealtimeRunner:
         self._stopped = True
         self.table.broadcast()
         self.notify()
+        # Nobody watches (the bots played to the end): the table leaves memory now.
+        self.table._forget_if_finished()
 
     def _track(self, now: int) -> bool:
         """Note when a new card appeared and when a new chance to turn began."""

@@ -4,6 +4,9 @@ A :class:`LiveTable` holds one table's game (through its
 :class:`~kartentisch.web.adapter.TableGame` adapter), its seats and its
 connections. Every accepted action is stored before anyone hears of it, then
 each connection is sent its own seat's view (spectators the public view).
+An action is queued with the store's writer, which commits it together with
+the other tables' actions of the same turn of the event loop; until then the
+table's lock is held and its state messages are held back.
 A driver task per table plays the bots' turns, takes over for a player who
 has been disconnected longer than the grace time, and plays for a player
 whose turn timer ran out. The :class:`TableManager` creates, finds and
@@ -15,14 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import random
 import secrets
 import time
-import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -30,39 +31,27 @@ from kartentisch.bots import Bot, make_bot
 from kartentisch.errors import IllegalActionError, KartentischError
 from kartentisch.storage import StoredTable, TableStore
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
+from kartentisch.web.gc_tuning import GCTuning
 from kartentisch.web.i18n import refusal, translate
-from kartentisch.web.protocol import (
-    Act,
-    ClientMessage,
-    Hello,
-    Ping,
-    Pong,
-    ProtocolError,
-    Start,
-    error_message,
-)
+from kartentisch.web.lobby import NewTable
+from kartentisch.web.protocol import Act, ClientMessage, Hello, Ping, Pong, Start
 from kartentisch.web.realtime import (
     MonotonicTableClock,
     RealtimeRunner,
     RealtimeSettings,
     TableClock,
 )
+from kartentisch.web.seats import Connection, Seat, TableError, hash_token
 
 __all__ = [
-    "Connection",
     "LiveTable",
-    "Seat",
     "ServerSettings",
-    "TableError",
     "TableManager",
 ]
 
 log = logging.getLogger("kartentisch.web")
 
 BOT_NAMES: Final = ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta")
-MAX_NAME_CHARS: Final = 24
-#: A connection whose outgoing queue grows past this is too slow and is dropped.
-MAX_QUEUED_MESSAGES: Final = 256
 
 
 @dataclass
@@ -80,98 +69,8 @@ class ServerSettings:
     realtime: RealtimeSettings = field(default_factory=RealtimeSettings)
     #: The clock of real-time tables; tests inject a manual or a fast one.
     clock: TableClock = field(default_factory=MonotonicTableClock)
-
-
-class TableError(KartentischError):
-    """A lobby or table request that is refused; ``code`` keys its translated message."""
-
-    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.status = status
-        self.params = params
-
-    def message(self, lang: str) -> str:
-        return translate(lang, f"error.{self.code}", **self.params)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def clean_name(value: Any, fallback: str | None = None) -> str:
-    """A display name: printable, single-spaced, at most 24 characters."""
-    if value is None and fallback is not None:
-        return fallback
-    if not isinstance(value, str):
-        raise TableError("bad_name")
-    text = "".join(
-        " " if ch.isspace() else ch
-        for ch in value
-        if ch.isspace() or not unicodedata.category(ch).startswith("C")
-    )
-    text = " ".join(text.split())[:MAX_NAME_CHARS]
-    if not text:
-        if fallback is not None:
-            return fallback
-        raise TableError("bad_name")
-    return text
-
-
-@dataclass
-class Seat:
-    """Who sits at a seat: nobody yet (``open``), a person (``human``) or a ``bot``."""
-
-    kind: str
-    name: str
-    level: str | None = None
-    token_hash: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "level": self.level,
-            "token_hash": self.token_hash,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Seat:
-        return cls(
-            kind=str(data.get("kind", "open")),
-            name=str(data.get("name", "")),
-            level=data.get("level"),
-            token_hash=data.get("token_hash"),
-        )
-
-
-class Connection:
-    """One WebSocket: its seat (None for a spectator), language and outgoing queue."""
-
-    def __init__(self, lang: str = "en") -> None:
-        self.lang = lang
-        self.seat: int | None = None
-        self.joined = False
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.dropped = False
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; the connection's writer sends it."""
-        if self.dropped:
-            return
-        if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
-            self.close()
-            return
-        self.queue.put_nowait(message)
-
-    def close(self) -> None:
-        """Ask the writer to stop after what is queued."""
-        if not self.dropped:
-            self.dropped = True
-            self.queue.put_nowait(None)
-
-    def error(self, code: str, message: str, **extra: Any) -> None:
-        self.send(error_message(code, message, **extra))
+    #: Shorter and rarer garbage-collection pauses while serving (:class:`GCTuning`).
+    tune_gc: bool = True
 
 
 @dataclass
@@ -215,6 +114,11 @@ class LiveTable:
         #: The driver of a real-time game (None for turn-based games).
         self.runner: RealtimeRunner | None = None
         self.created = time.time()
+        #: A change is being committed: state messages wait until it is stored.
+        self._saving = False
+        self._held_back = False
+        #: Taken out of service (:meth:`_withdraw`): stores and sends nothing more.
+        self.withdrawn = False
 
     # -- facts ----------------------------------------------------------------
 
@@ -258,6 +162,8 @@ class LiveTable:
     def summary(self, you: int | None = None) -> dict[str, Any]:
         """The public facts of the table, for the lobby and every state message."""
         deadline = self._deadline()
+        connected = {c.seat for c in self.connections}
+        playing = self.status == "playing"
         return {
             "id": self.id,
             "game": self.kind.name,
@@ -272,8 +178,9 @@ class LiveTable:
                     "name": s.name,
                     "kind": s.kind,
                     "level": s.level,
-                    "connected": self.connected(i),
-                    "bot_playing": self.status == "playing" and self.bot_playing_for(i),
+                    "connected": i in connected,
+                    "bot_playing": playing
+                    and (s.kind == "bot" or (i not in connected and self.bot_playing_for(i))),
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -282,25 +189,41 @@ class LiveTable:
             "spectators": sum(1 for c in self.connections if c.seat is None),
         }
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(
+        self, seat: int | None, summary: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` is sent: its view and the table's ``summary`` (made if not given)."""
         view = self.game.view(seat) if self.game is not None else None
+        table = self.summary(seat) if summary is None else {**summary, "you": seat}
         message = {
             "type": "state",
             "version": self.version,
             "view": view,
-            "table": self.summary(seat),
+            "table": table,
         }
         if self.runner is not None:
             message["live"] = self.runner.live(seat)
         return message
 
     def broadcast(self) -> None:
-        """Send every joined connection its own seat's state."""
+        """Send every joined connection its own seat's state.
+
+        While a change is being stored nothing is sent (it would tell of
+        what is not stored yet); the broadcast after the commit sends it.
+        """
+        if self._saving:
+            self._held_back = True
+            return
+        self._held_back = False
         cache: dict[int | None, dict[str, Any]] = {}
+        summary: dict[str, Any] | None = None
         for conn in list(self.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.state_message(conn.seat)
-            conn.send(cache[conn.seat])
+            message = cache.get(conn.seat)
+            if message is None:
+                if summary is None:
+                    summary = self.summary()
+                message = cache[conn.seat] = self.state_message(conn.seat, summary)
+            conn.send(message)
         if self.runner is not None:
             self.runner.notify()
 
@@ -326,7 +249,7 @@ class LiveTable:
             if not self.open_seats():
                 await self._start_locked()
             else:
-                self.store.update_table(self.id, seats=[s.to_json() for s in self.seats])
+                await self._stored(self.store.save_update(self.id, seats=self._seats_json()))
                 self.broadcast()
             return seat, token
 
@@ -345,8 +268,8 @@ class LiveTable:
             self.seats[i] = Seat("bot", _bot_name(i, self.seats), level)
         self.game = self.kind.create(self.options, [s.name for s in self.seats], self.seed)
         self.status = "playing"
-        self.store.update_table(
-            self.id, seats=[s.to_json() for s in self.seats], status=self.status
+        await self._stored(
+            self.store.save_update(self.id, seats=self._seats_json(), status=self.status)
         )
         self._turn_started = _now()
         self.start_driver()
@@ -417,12 +340,16 @@ class LiveTable:
         self._changed.set()
         self.broadcast()
         self._forget_if_finished()
+        self.manager._gc.closed()
 
     def _forget_if_finished(self) -> None:
         """A finished table that nobody watches leaves memory (``get`` reads it from the store)."""
         finished = self.status == "finished" and not self.connections
         if finished and self.manager.tables.get(self.id) is self:
             del self.manager.tables[self.id]
+            # A real-time table and its runner refer to each other: parted, both are freed
+            # at once instead of at the next full garbage collection (rare while serving).
+            self.runner = None
 
     def _left(self, seat: int) -> None:
         if not self.connected(seat):
@@ -464,32 +391,105 @@ class LiveTable:
         """Apply, store, then tell everyone; hold the lock while calling this."""
         game = self.game
         assert game is not None
+        if self.withdrawn:
+            raise _StorageFailure()
         game.act(seat, text)
         stored_seat, stored_text = game.actions[-1]
+        over = game.is_over
+        # The action and, after the last one, the table's end: one transaction.
+        saving = self.store.save_action(
+            self.id, game.version, stored_seat, stored_text, status="finished" if over else None
+        )
         try:
-            self.store.append_action(self.id, game.version, stored_seat, stored_text)
-            if game.is_over:
-                self.status = "finished"
-                self.store.update_table(self.id, status=self.status)
+            await self._stored(saving)
         except Exception as exc:
-            log.exception("table %s: cannot store action %d", self.id, game.version)
-            # What is not stored did not happen: rebuild the game from what is.
-            self._reload()
-            self.broadcast()
             raise _StorageFailure() from exc
+        if over:
+            self.status = "finished"
         self._turn_started = _now()
         self._changed.set()
         self.broadcast()
         self._forget_if_finished()
+
+    def _seats_json(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.seats]
+
+    async def _stored(self, saving: asyncio.Future[None]) -> None:
+        """Wait until a change already made in memory is stored; meanwhile send nothing.
+
+        If it cannot be stored, it did not happen: the table is rebuilt from
+        the store, everyone is sent that, and the error is raised (if the
+        store cannot be read either, the table is withdrawn). If the
+        waiting task is cancelled (the server stops), the write still
+        completes, and its outcome is handled then.
+        """
+        self._saving = True
+        try:
+            await asyncio.shield(saving)
+        except asyncio.CancelledError:
+            saving.add_done_callback(self._stored_late)
+            raise
+        except Exception as exc:
+            self._saving = False
+            self._not_stored(exc)
+            raise
+        finally:
+            self._saving = False
+
+    def _stored_late(self, saving: asyncio.Future[None]) -> None:
+        error = None if saving.cancelled() else saving.exception()
+        if error is not None:
+            self._not_stored(error)
+        elif self._held_back:
+            self.broadcast()
+
+    def _not_stored(self, error: BaseException) -> None:
+        log.error("table %s: cannot store a change", self.id, exc_info=error)
+        try:
+            self._reload()
+        except Exception:
+            log.exception("table %s: cannot be read back from the store", self.id)
+            self._withdraw()
+            return
+        self.broadcast()
+
+    def _withdraw(self) -> None:
+        """Take the table out of service: it holds a change the store lacks, and the
+        store cannot be read to undo it.
+
+        Nothing more is sent (it would tell of what is not stored) or stored
+        (an action after a missing one would make a gap): every connection is
+        told ``storage_error`` and closed, the drivers stop, and the table
+        leaves memory; :meth:`TableManager.get` reads it from the store again
+        when it is next asked for (the page reconnects by itself).
+        """
+        if self.withdrawn:
+            return
+        self.withdrawn = True
+        log.error("table %s: withdrawn until the store can be read", self.id)
+        if self.manager.tables.get(self.id) is self:
+            del self.manager.tables[self.id]
+        for conn in list(self.connections):
+            conn.error("storage_error", translate(conn.lang, "error.storage_error"))
+            conn.close()
+        self.connections.clear()
+        if self._driver is not None:
+            self._driver.cancel()
+        if self.runner is not None:
+            self.runner.halt()
 
     def _reload(self) -> None:
         stored = self.store.load(self.id)
         if stored is None:
             raise KartentischError(f"table {self.id} is missing from the store")
         self.status = stored.status
-        self.game = self.kind.replay(
-            self.options, [s.name for s in self.seats], self.seed, stored.actions
-        )
+        self.seats = [Seat.from_json(s) for s in stored.seats]
+        if self.status in ("playing", "finished"):
+            self.game = self.kind.replay(
+                self.options, [s.name for s in self.seats], self.seed, stored.actions
+            )
+        else:
+            self.game = None
 
     # -- automatic turns --------------------------------------------------------
 
@@ -591,15 +591,20 @@ class LiveTable:
                 if not self._still(plan):
                     continue
                 assert self.game is not None
-                observation = self.game.observation(plan.seat)
-                bot = self._bot(plan.seat)
-                # A bot may think for a while: in a worker thread, on an immutable snapshot.
-                choice = await asyncio.to_thread(bot.choose, observation)
+                # What the game does for a bot by itself (a Slobberhannes cut), if anything.
+                automatic = getattr(self.game, "bot_action", None)
+                text: str | None = automatic(plan.seat) if automatic is not None else None
+                if text is None:
+                    observation = self.game.observation(plan.seat)
+                    bot = self._bot(plan.seat)
+                    # A bot may think for a while: in a worker thread, on an immutable snapshot.
+                    choice = await asyncio.to_thread(bot.choose, observation)
+                    text = self.game.format_action(choice)
                 async with self.lock:
                     if not self._still(plan):
                         continue  # a person acted (or came back) meanwhile
                     try:
-                        await self._apply(plan.seat, self.game.format_action(choice))
+                        await self._apply(plan.seat, text)
                     except _StorageFailure:
                         await asyncio.sleep(1.0)
         except asyncio.CancelledError:
@@ -624,71 +629,6 @@ def _bot_name(seat: int, seats: Sequence[Seat]) -> str:
     return f"Bot {seat + 1}"
 
 
-@dataclass
-class SeatRequest:
-    """One seat as the lobby asks for it: ``you``, ``open`` or ``bot`` (with a level)."""
-
-    kind: str
-    level: str | None = None
-
-
-@dataclass
-class NewTable:
-    """A checked lobby request."""
-
-    kind: TableGameType
-    options: dict[str, Any]
-    seats: list[SeatRequest]
-    name: str | None
-    turn_seconds: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def parse_new_table(body: Any) -> NewTable:
-    """Check the JSON body of ``POST /api/tables``; raise TableError naming the problem."""
-    if not isinstance(body, dict):
-        raise TableError("bad_request", detail="the body must be a JSON object")
-    game = body.get("game")
-    if not isinstance(game, str):
-        raise TableError("unknown_game", game=str(game))
-    try:
-        kind = table_game_type(game)
-    except KartentischError:
-        raise TableError("unknown_game", game=game[:40]) from None
-    raw_seats = body.get("seats")
-    if raw_seats is None:
-        # You and three bots (as many as the game needs, as few as it allows).
-        bots = max(kind.min_seats, min(kind.max_seats, 4)) - 1
-        raw_seats = [{"kind": "you"}] + [{"kind": "bot"}] * bots
-    if not isinstance(raw_seats, list) or not kind.min_seats <= len(raw_seats) <= kind.max_seats:
-        raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
-    seats: list[SeatRequest] = []
-    for item in raw_seats:
-        if not isinstance(item, dict) or item.get("kind") not in ("you", "open", "bot"):
-            raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
-        level = item.get("level")
-        if item["kind"] == "bot":
-            level = level if level is not None else kind.default_bot_level
-            if level not in kind.bot_levels:
-                raise TableError("bad_level", level=str(level)[:40])
-        seats.append(SeatRequest(item["kind"], level if item["kind"] == "bot" else None))
-    if sum(1 for s in seats if s.kind == "you") > 1:
-        raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
-    name = None
-    if any(s.kind == "you" for s in seats):
-        name = clean_name(body.get("name"))
-    try:
-        options = kind.normalize_options(body.get("options"), seats=len(seats))
-    except KartentischError as exc:
-        raise TableError("bad_options", detail=str(exc)) from None
-    turn = body.get("turn_seconds")
-    if turn is not None and (
-        not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600
-    ):
-        raise TableError("bad_turn_seconds")
-    return NewTable(kind, options, seats, name, turn)
-
-
 class TableManager:
     """All live tables of one server, backed by the store."""
 
@@ -696,11 +636,19 @@ class TableManager:
         self.store = store
         self.settings = settings or ServerSettings()
         self.tables: dict[str, LiveTable] = {}
+        #: Tables being stored by :meth:`create`, not yet in ``tables``.
+        self._opening = 0
+        self._gc = GCTuning()
+        #: In a cluster (:mod:`kartentisch.web.cluster`): takes a table's lease; a table is
+        #: restored or created here only if this returns True.
+        self.claim: Callable[[str], Awaitable[bool]] | None = None
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from the store; return how many."""
         count = 0
         for stored in self.store.unfinished():
+            if self.claim is not None and not await self.claim(stored.id):
+                continue  # another process of the cluster runs it
             try:
                 table = self._from_stored(stored)
             except Exception:
@@ -710,6 +658,9 @@ class TableManager:
             if table.status == "playing":
                 table.start_driver()
             count += 1
+        if self.settings.tune_gc:
+            # The server has started: what exists now lives as long as it does.
+            self._gc.start()
         return count
 
     def _from_stored(self, stored: StoredTable) -> LiveTable:
@@ -757,10 +708,12 @@ class TableManager:
 
     async def create(self, request: NewTable) -> tuple[LiveTable, int | None, str | None]:
         """Open a new table; return it with the creator's seat and token (if seated)."""
-        if len(self.live()) >= self.settings.max_live_tables:
+        if len(self.live()) + self._opening >= self.settings.max_live_tables:
             raise TableError("too_many_tables", 503)
         table_id = secrets.token_urlsafe(6)
-        while table_id in self.tables:
+        while table_id in self.tables or (
+            self.claim is not None and not await self.claim(table_id)
+        ):
             table_id = secrets.token_urlsafe(6)
         seats: list[Seat] = []
         you: int | None = None
@@ -791,14 +744,19 @@ class TableManager:
             seed=secrets.randbits(62),
             status="waiting",
         )
-        self.store.create_table(
-            table_id,
-            request.kind.name,
-            request.options,
-            settings,
-            [s.to_json() for s in seats],
-            table.seed,
-        )
+        # Nobody can reach the table before it is stored.
+        self._opening += 1
+        try:
+            await self.store.save_table(
+                table_id,
+                request.kind.name,
+                request.options,
+                settings,
+                [s.to_json() for s in seats],
+                table.seed,
+            )
+        finally:
+            self._opening -= 1
         self.tables[table_id] = table
         if you is not None:
             table._away_since[you] = _now()
@@ -813,10 +771,4 @@ class TableManager:
             await table.stop_driver()
             for conn in list(table.connections):
                 conn.close()
-
-
-def handle_protocol_error(conn: Connection, error: ProtocolError) -> None:
-    conn.error(
-        error.code,
-        translate(conn.lang, f"error.{error.code}", detail=error.detail, **error.params),
-    )
+        self._gc.stop()

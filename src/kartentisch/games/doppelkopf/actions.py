@@ -25,6 +25,7 @@ from typing import Final
 from kartentisch.cards import Card, parse_cards
 from kartentisch.errors import NotationError
 from kartentisch.games.doppelkopf.options import ALL_SOLI
+from kartentisch.games.doppelkopf.scoring_base import WORDS as ANNOUNCEMENT_WORDS
 
 __all__ = [
     "ANNOUNCEMENTS",
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 #: The announcements in their order: Re or Kontra first, then the stages.
-ANNOUNCEMENTS: Final = ("re", "kontra", "no90", "no60", "no30", "schwarz")
+ANNOUNCEMENTS: Final[tuple[str, ...]] = ANNOUNCEMENT_WORDS
 #: How the partner of a Hochzeit is found (seed 003, RULINGS).
 HOCHZEIT_RULES: Final = ("first_trick", "first_trump", "first_nontrump")
 #: Every word of the notation.
@@ -82,7 +83,8 @@ class Call:
             parts.append(self.detail)
         if self.ouvert:
             parts.append("ouvert")
-        parts.extend(str(c) for c in self.cards)
+        if self.cards:
+            parts.extend(map(str, self.cards))
         return " ".join(parts)
 
     def __repr__(self) -> str:

@@ -16,7 +16,7 @@ still be in time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, filterfalse, repeat
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Final
 
 from kartentisch.engine import Event
@@ -28,6 +28,7 @@ from kartentisch.games.doppelkopf.scoring import Announcement
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+    from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 
 __all__ = [
     "STAGE",
@@ -63,6 +64,8 @@ _WORD_TEXT: Final = {
 #: A verdict on one announcement: the party, the words it adds (the implied lower
 #: ones first) and whether it is an offence (table mode); or why it is refused.
 Verdict = tuple[str, list[str], bool] | IllegalActionError
+#: The same before counting the cards in hand: the fewest cards the words need.
+Ruling = tuple[str, list[str], bool, int] | IllegalActionError
 #: The refusal when no explanation was asked for (legal actions); it is never raised.
 _REFUSED: Final = IllegalActionError("announcement_refused", "this announcement is refused")
 
@@ -70,6 +73,18 @@ _REFUSED: Final = IllegalActionError("announcement_refused", "this announcement 
 def _hochzeit_shift(deal: DoppelkopfDeal) -> int:
     """DDV: a Hochzeit's deadlines drop by its deciding trick's number minus one."""
     return (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
+
+
+def announcement_floor(options: DoppelkopfOptions) -> int:
+    """No announcement is in time with fewer cards in hand, whatever happens.
+
+    House timing: every own card. DDV: see :func:`may_still_announce`, with the
+    latest deciding trick a Hochzeit may have.
+    """
+    size = options.hand_size
+    if options.announcements == "ten_cards":
+        return size
+    return size - 6 - (options.hochzeit_tricks - 1)
 
 
 def may_still_announce(deal: DoppelkopfDeal, seat: int, cards: int) -> bool:
@@ -102,14 +117,40 @@ def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str,
 
 
 def announcement_calls(deal: DoppelkopfDeal, seat: int) -> list[Call]:
-    """The announcements ``seat`` may make now, in the order of :data:`ANNOUNCEMENTS`."""
-    verdicts = announcement_verdicts(deal, seat, ANNOUNCEMENTS, explain=False)
-    return list(compress(_CALLS, map(isinstance, verdicts, repeat(tuple))))
+    """The announcements ``seat`` may make now, in the order of :data:`ANNOUNCEMENTS`.
+
+    Whether a word is in time depends only on the cards in hand once the rest is
+    fixed (the party, the words said, the seat's part in a solo or an Armut): the
+    fewest cards each word needs is worked out once for that state and kept in
+    ``deal._announce_needs`` (shared by the seats of a party in the same part).
+    """
+    party = deal.party_of(seat)
+    key = (
+        deal._announce_epoch,
+        deal._re_party,
+        deal.hochzeit_trick,
+        party,
+        seat == deal.soloist,
+        seat == deal.armut_by or seat == deal.armut_partner,
+    )
+    kept = deal._announce_needs.get(key)
+    if kept is None:
+        rulings = _rulings(deal, seat, ANNOUNCEMENTS, explain=False)
+        kept = tuple(
+            (r[3], call) for r, call in zip(rulings, _CALLS, strict=True) if type(r) is tuple
+        )
+        if len(deal._announce_needs) >= 16:
+            deal._announce_needs.clear()  # (states of earlier epochs)
+        deal._announce_needs[key] = kept
+    play = deal._play
+    assert play is not None
+    cards = len(play.hands[seat])
+    return [call for need, call in kept if cards >= need]
 
 
 def _refuse_all(
     words: Sequence[str], seat: int, explain: bool, rule: str, message: str
-) -> list[Verdict]:
+) -> list[Ruling]:
     if not explain:
         return [_REFUSED] * len(words)
     return [IllegalActionError(rule, message, seat=seat, action=w) for w in words]
@@ -123,6 +164,29 @@ def announcement_verdicts(
     With ``explain`` a refusal is the :class:`IllegalActionError` to raise;
     without, a shared placeholder (legal actions ask for many words at once).
     """
+    rulings = _rulings(deal, seat, words, explain=explain)
+    play = deal._play
+    cards = len(play.hands[seat]) if play is not None else 0
+    out: list[Verdict] = []
+    for word, ruling in zip(words, rulings, strict=True):
+        if type(ruling) is not tuple:
+            out.append(ruling)  # type: ignore[arg-type]
+            continue
+        party, adds, offence, need = ruling
+        if cards >= need:
+            out.append((party, adds, offence))
+        elif not explain:
+            out.append(_REFUSED)
+        else:
+            out.append(_late(deal, word, seat, adds, cards))
+    return out
+
+
+def _rulings(
+    deal: DoppelkopfDeal, seat: int, words: Sequence[str], *, explain: bool
+) -> list[Ruling]:
+    """Each word's refusal by a rule that does not count cards, or the party, the
+    words it adds, whether it offends and the fewest cards in hand it needs."""
     options = deal.options
     table_mode = options.table_mode
     house_timing = options.announcements == "ten_cards"
@@ -161,11 +225,10 @@ def announcement_verdicts(
     # The words said for this party, and its own words not said yet, lowest first.
     said = {a.word for a in deal.announcements if a.party == party} if deal.announcements else ()
     unsaid = list(filterfalse(said.__contains__, _CHAIN[own]))
-    cards = len(play.hands[seat])
-    # In time for sure when the lowest word added is (a higher word needs fewer cards).
     size = deal._hand_size
-    base = size if house_timing else size - 1 - _hochzeit_shift(deal)
-    out: list[Verdict] = []
+    shift = _hochzeit_shift(deal)
+    reply = None if house_timing else reply_minimum(deal, party)
+    out: list[Ruling] = []
     for word in words:
         offence = False
         if word != own and word in _PARTY_WORDS:
@@ -235,12 +298,21 @@ def announcement_verdicts(
             continue
         # A word adds the lower words of its party not said yet (an offence only itself).
         adds = [word] if offence else unsaid[: unsaid.index(word) + 1]
-        if cards >= (base if house_timing else base - _STAGE[adds[0]]):
-            out.append((party, adds, offence))
-            continue
-        late = _late(deal, word, seat, party, adds, cards, explain)
-        out.append((party, adds, offence) if late is None else late)
+        out.append((party, adds, offence, _need(size, shift, reply, adds, house_timing)))
     return out
+
+
+def _need(size: int, shift: int, reply: int | None, words: list[str], house: bool) -> int:
+    """The fewest cards in hand with which all of ``words`` are still in time."""
+    if house:
+        return size
+    need = 0
+    for w in words:
+        own_need = size - 1 - _STAGE[w] - shift
+        if reply is not None and w in _PARTY_WORDS and words == [w]:
+            own_need = min(own_need, reply)  # an answer, one card later
+        need = max(need, own_need)
+    return need
 
 
 def announce(deal: DoppelkopfDeal, word: str, seat: int) -> list[Event]:
@@ -248,54 +320,36 @@ def announce(deal: DoppelkopfDeal, word: str, seat: int) -> list[Event]:
     party, words, offence = announcement_words(deal, word, seat)
     for w in words:
         deal.announcements.append(Announcement(seat, party, w))  # type: ignore[arg-type]
+    deal._announce_epoch += 1
     if offence:
         deal._offences.append(Offence(seat, "announcement", deal._cards_played, word))
     return [Announced(seat, party, word, tuple(w for w in words if w != word))]
 
 
 def _late(
-    deal: DoppelkopfDeal,
-    word: str,
-    seat: int,
-    party: str,
-    words: list[str],
-    cards: int,
-    explain: bool,
-) -> IllegalActionError | None:
-    """Why ``words`` (said as ``word`` by a seat holding ``cards``) come too late, if so."""
+    deal: DoppelkopfDeal, word: str, seat: int, words: list[str], cards: int
+) -> IllegalActionError:
+    """Why ``words`` (said as ``word`` by a seat holding ``cards``) come too late."""
     size = deal._hand_size
     if deal.options.announcements == "ten_cards":
-        if cards < size:
-            if not explain:
-                return _REFUSED
-            return IllegalActionError(
-                "announce_with_all_cards",
-                f"announcements only while holding all {size} own cards "
-                f"(seat {seat} holds {cards})",
-                seat=seat,
-                action=word,
-                cards=size,
-            )
-        return None
-    shift = _hochzeit_shift(deal)
-    for w in words:
-        need = size - 1 - _STAGE[w] - shift
-        if cards >= need:
-            continue
-        if w in ("re", "kontra") and words == [w]:
-            reply = reply_minimum(deal, party)
-            if reply is not None and cards >= reply:
-                continue
-        if not explain:
-            return _REFUSED
         return IllegalActionError(
-            "announcement_deadline",
-            f"{_WORD_TEXT[w]} needs at least {need} cards in hand (seat {seat} holds {cards})",
+            "announce_with_all_cards",
+            f"announcements only while holding all {size} own cards (seat {seat} holds {cards})",
             seat=seat,
             action=word,
-            cards=need,
+            cards=size,
         )
-    return None
+    shift = _hochzeit_shift(deal)
+    late = [w for w in words if cards < size - 1 - _STAGE[w] - shift]
+    w = late[0] if late else word  # (an answer too late even one card later)
+    need = size - 1 - _STAGE[w] - shift
+    return IllegalActionError(
+        "announcement_deadline",
+        f"{_WORD_TEXT[w]} needs at least {need} cards in hand (seat {seat} holds {cards})",
+        seat=seat,
+        action=word,
+        cards=need,
+    )
 
 
 def reply_minimum(deal: DoppelkopfDeal, party: str) -> int | None:

@@ -53,9 +53,8 @@ def offer_armut(deal: DoppelkopfDeal) -> list[Event]:
 def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
     new: list[Event] = [ArmutAnswered(seat, call.word == "accept")]
     if call.word == "refuse":
-        deal.outcome = "redeal"
         deal.redeal_reason = "armut_refused"
-        deal.phase = "redeal"
+        deal._end("redeal")
         new.append(Redeal("armut_refused", seat))
         return new
     # The two may no longer play Scharfe (seed 003 § Mangelnder Trumpf).
@@ -72,8 +71,8 @@ def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
 def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
     """Armut: a few sensible exchanges (any valid three cards are accepted).
 
-    Only exchanges :func:`check_exchange` accepts are offered: with more than
-    three trumps (``armut_max_trumps`` above 3) no give is possible at all.
+    Only exchanges :func:`check_exchange` accepts are offered (an Armut holds at
+    most three trumps: ``armut_max_trumps`` is at most 3).
     """
     hand = deal._hands[seat]
     suit_of = deal._order.suit_of

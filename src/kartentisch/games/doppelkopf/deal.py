@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import chain, repeat
 from operator import is_
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from kartentisch.cards import Card, deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
@@ -51,6 +51,7 @@ from kartentisch.games.doppelkopf.actions import (
 from kartentisch.games.doppelkopf.announcements import (
     announce,
     announcement_calls,
+    announcement_floor,
     may_still_announce,
     refusal,
 )
@@ -100,6 +101,7 @@ FREE_WORDS: Final = frozenset({*ANNOUNCEMENTS, "take_back"})
 _ARMUT_ANSWERS: Final = (Call("accept"), Call("refuse"))
 _TAKE_BACK: Final = Call("take_back")
 _CARD_TYPE: Final = frozenset({Card})
+_SEQUENCE_TYPES: Final = frozenset({list, tuple})
 
 
 class DoppelkopfDeal(GameState[Action]):
@@ -111,6 +113,8 @@ class DoppelkopfDeal(GameState[Action]):
     """
 
     game: ClassVar[str] = "doppelkopf"
+    #: Whether the deal is over (an attribute, set by :meth:`_end`: read once per action).
+    is_over: bool = False
 
     def __init__(
         self,
@@ -140,9 +144,10 @@ class DoppelkopfDeal(GameState[Action]):
             raise DealError(f"{len(self.seat_names)} seat names given for {n} players")
         #: The four seats that play, in table order (the 5-player dealer sits out), and
         #: the same seats in the order they are asked and lead: from the dealer's left.
-        self.playing, self.ask_order = _seat_orders(n, dealer)
-        self._initial = self._validate_hands(hands)
+        self.playing, self.ask_order, sizes = _seat_orders(n, dealer, options.hand_size)
+        self._initial = self._validate_hands(hands, sizes)
         self._hand_size = options.hand_size
+        self._announce_floor = announcement_floor(options)
         self._hands: list[list[Card]] = [list(h) for h in self._initial]
         due = self.playing if pflicht_due is None else tuple(pflicht_due)
         self.pflicht_due: frozenset[int] = frozenset(due) if options.pflichtsolo else frozenset()
@@ -160,6 +165,7 @@ class DoppelkopfDeal(GameState[Action]):
         self._queue: list[int] = list(self.ask_order)
         self._to_move: int | None = self._queue[0]
         self.declarations: list[tuple[int, Call]] = []
+        self._kings: tuple[int, ...] | None = None  # by seat, counted when first asked
         self._vorbehalt: list[int] = []
         self.scharfe_aces_by: int | None = None
         self.scharfe_kings_by: int | None = None
@@ -189,6 +195,10 @@ class DoppelkopfDeal(GameState[Action]):
 
         # play
         self.announcements: list[Announcement] = []
+        #: Bumped whenever :attr:`announcements` changes; with the fewest cards each
+        #: word needs in that state, per party and part (see ``announcement_calls``).
+        self._announce_epoch = 0
+        self._announce_needs: dict[tuple[object, ...], tuple[tuple[int, Call], ...]] = {}
         self._offences: list[Offence] = []
         self._cards_played = 0
         self.outcome: str | None = None
@@ -211,34 +221,21 @@ class DoppelkopfDeal(GameState[Action]):
     # -- construction -------------------------------------------------------
 
     def _validate_hands(
-        self, hands: Sequence[Sequence[Card | str]]
+        self, hands: Sequence[Sequence[Card | str]], sizes: tuple[int, ...]
     ) -> tuple[tuple[Card, ...], ...]:
-        options = self.options
-        n = options.players
-        if type(hands) not in (list, tuple) or len(hands) != n:
-            raise DealError(f"a {n}-player deal needs {n} hands, one per seat (a list of lists)")
-        out: list[tuple[Card, ...]] = []
-        hand_size = options.hand_size
-        for seat, hand in enumerate(hands):
-            if type(hand) not in (list, tuple):
-                raise DealError(f"the hand of seat {seat} must be a list of cards")
-            cards: tuple[Card, ...]
-            if {*map(type, hand)} <= _CARD_TYPE:
-                cards = cast("tuple[Card, ...]", tuple(hand))
-            else:
-                try:
-                    cards = tuple(c if type(c) is Card else _to_card(c) for c in hand)
-                except NotationError as exc:
-                    raise DealError(f"hand of seat {seat}: {exc}") from None
-            size = hand_size if seat in self.playing else 0
-            if len(cards) != size:
-                if size == 0:
-                    raise DealError(
-                        f"seat {seat} deals and sits this deal out: its hand must be empty"
-                    )
-                raise DealError(f"seat {seat} holds {len(cards)} cards; each player holds {size}")
-            out.append(cards)
+        """The hands as tuples of cards, checked against the deck and the hand sizes."""
+        out: tuple[tuple[Card, ...], ...]
+        if (
+            type(hands) in _SEQUENCE_TYPES
+            and {*map(type, hands)} <= _SEQUENCE_TYPES
+            and tuple(map(len, hands)) == sizes
+            and {*map(type, chain.from_iterable(hands))} <= _CARD_TYPE
+        ):  # cards already, in lists of the right sizes
+            out = tuple(map(tuple, hands))  # type: ignore[arg-type]
+        else:
+            out = self._read_hands(hands, sizes)
         counts = Counter(chain.from_iterable(out))
+        options = self.options
         deck = options.deck()
         if not options.deck_cards().issuperset(counts) or max(counts.values()) > 2:
             for card, count in counts.items():
@@ -246,6 +243,31 @@ class DoppelkopfDeal(GameState[Action]):
                     raise DealError(f"{card.symbol} is not in the {len(deck)}-card Doppelkopf deck")
                 if count > 2:
                     raise DealError(f"{card.symbol} is dealt {count} times; the deck has two")
+        return out
+
+    def _read_hands(
+        self, hands: Sequence[Sequence[Card | str]], sizes: tuple[int, ...]
+    ) -> tuple[tuple[Card, ...], ...]:
+        """Hands given as text or with the wrong shape: convert, or say what is wrong."""
+        n = self.options.players
+        if type(hands) not in _SEQUENCE_TYPES or len(hands) != n:
+            raise DealError(f"a {n}-player deal needs {n} hands, one per seat (a list of lists)")
+        out: list[tuple[Card, ...]] = []
+        for seat, hand in enumerate(hands):
+            if type(hand) not in _SEQUENCE_TYPES:
+                raise DealError(f"the hand of seat {seat} must be a list of cards")
+            try:
+                cards = tuple(c if type(c) is Card else _to_card(c) for c in hand)
+            except NotationError as exc:
+                raise DealError(f"hand of seat {seat}: {exc}") from None
+            size = sizes[seat]
+            if len(cards) != size:
+                if size == 0:
+                    raise DealError(
+                        f"seat {seat} deals and sits this deal out: its hand must be empty"
+                    )
+                raise DealError(f"seat {seat} holds {len(cards)} cards; each player holds {size}")
+            out.append(cards)
         return tuple(out)
 
     @classmethod
@@ -272,7 +294,7 @@ class DoppelkopfDeal(GameState[Action]):
                 raise DealError(f"a cut must leave cards in both packets: 1 to {len(deck) - 1}")
             deck = deck[cut:] + deck[:cut]
         n = options.players
-        by_seat = deal_packets(deck, _seat_orders(n, dealer)[1], options.packets)
+        by_seat = deal_packets(deck, _seat_orders(n, dealer, options.hand_size)[1], options.packets)
         hands = [by_seat.get(s, []) for s in range(n)]
         return cls(
             hands,
@@ -307,9 +329,11 @@ class DoppelkopfDeal(GameState[Action]):
             return self.armut_by
         return None
 
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
+    def _end(self, outcome: str) -> None:
+        """The deal is over: ``played`` out, or void (``redeal``)."""
+        self.outcome = outcome
+        self.phase = "done" if outcome == "played" else "redeal"
+        self.is_over = True
 
     @property
     def actions(self) -> Sequence[Action]:
@@ -412,31 +436,31 @@ class DoppelkopfDeal(GameState[Action]):
                 return []
         cached = self._legal.get(seat)
         if cached is None:
-            cached = self._legal[seat] = self._compute_legal(seat)
+            play = self._play
+            if self.phase != "play" or seat not in self.playing:
+                cached = self._compute_legal(seat)
+            else:  # the common case, here to save a call: cards and announcements
+                assert play is not None
+                hand = play.hands[seat]
+                table_mode = self.options.table_mode
+                cached = []
+                if seat == self._to_move:
+                    cached.extend(dict.fromkeys(hand) if table_mode else play.playable(seat))
+                cards = len(hand)
+                if cards >= self._announce_floor and may_still_announce(self, seat, cards):
+                    cached += announcement_calls(self, seat)
+                if table_mode and take_back_offence(self, seat) is not None:
+                    cached.append(_TAKE_BACK)
+            self._legal[seat] = cached
         return cached[:]
 
     def _compute_legal(self, seat: int) -> list[Action]:
-        phase = self.phase
-        if phase == "play":  # (the deal is not over)
-            if seat not in self.playing:
-                return []
-            play = self._play
-            assert play is not None
-            hand = play.hands[seat]
-            table_mode = self.options.table_mode
-            out: list[Action] = []
-            if seat == self._to_move:
-                out.extend(dict.fromkeys(hand) if table_mode else play.playable(seat))
-            if may_still_announce(self, seat, len(hand)):
-                out += announcement_calls(self, seat)
-            if table_mode and take_back_offence(self, seat) is not None:
-                out.append(_TAKE_BACK)
-            return out
-        if seat != self._to_move or self.outcome is not None:
+        """Legal actions outside the play (and of a seat that sits out)."""
+        if self.phase == "play" or seat != self._to_move or self.outcome is not None:
             return []  # (the seat to move is one that plays)
-        if phase == "declare":
+        if self.phase == "declare":
             return declaration_options(self, seat)
-        if phase == "armut_answer":
+        if self.phase == "armut_answer":
             return list(_ARMUT_ANSWERS)
         return exchange_options(self, seat)
 
@@ -463,6 +487,9 @@ class DoppelkopfDeal(GameState[Action]):
                 seat=seat,
                 action=action,
             )
+        malformed = _malformed(action)
+        if malformed is not None:
+            raise IllegalActionError("malformed_call", malformed, seat=seat, action=action)
         if self.outcome is not None:
             raise IllegalActionError("deal_over", "the deal is over", seat=seat, action=action)
         if action.word in FREE_WORDS:
@@ -547,10 +574,13 @@ class DoppelkopfDeal(GameState[Action]):
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         who = self._to_move if seat is None else seat
-        # Fast path: the very object offered among the cached legal actions of its seat
-        # (so of the exact type) is accepted without checking it again.
+        # Fast path: an action offered among the cached legal actions of its seat is
+        # accepted without checking it again: a card of the exact type (cards are
+        # interned, and come first in the list), or the very word object offered.
         legal = self._legal.get(who)
-        if legal is None or not any(map(is_, legal, repeat(action))):
+        if legal is None or not (
+            action in legal if type(action) is Card else any(map(is_, legal, repeat(action)))
+        ):
             self.check(action, seat)
         assert who is not None
         self._legal.clear()
@@ -651,10 +681,41 @@ class DoppelkopfDeal(GameState[Action]):
 
 
 @functools.lru_cache(maxsize=64)
-def _seat_orders(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The seats that play, in table order, and the same seats from the dealer's left."""
+def _seat_orders(
+    n: int, dealer: int, hand_size: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The seats that play (table order), the same seats from the dealer's left, and
+    the number of cards each seat of the table holds."""
     playing = tuple(s for s in range(n) if n == 4 or s != dealer)
-    return playing, tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
+    ask = tuple(s for s in ((dealer + 1 + i) % n for i in range(n)) if s in playing)
+    return playing, ask, tuple(hand_size if s in playing else 0 for s in range(n))
+
+
+def _malformed(call: Call) -> str | None:
+    """Why ``call`` is not an action of the notation (None if it is one).
+
+    A :class:`Call` built in code may hold parts its word does not take (a
+    detail, ouvert, cards); only what the notation can write (and a record can
+    replay) is accepted. The cards of ``give``/``return`` may come in any order.
+    """
+    if (
+        type(call.word) is not str
+        or type(call.detail) is not str
+        or type(call.ouvert) is not bool
+        or type(call.cards) is not tuple
+        or any(type(c) is not Card for c in call.cards)
+    ):
+        return f"{call!r} is not a Doppelkopf action: its parts have the wrong types"
+    text = str(call)
+    try:
+        parsed = parse_action(text)
+    except NotationError as exc:
+        return f"{text!r} is not a Doppelkopf action: {exc}"
+    if call.cards and call.word in ("give", "return"):
+        call = Call(call.word, call.detail, call.ouvert, tuple(sorted(call.cards)))
+    if parsed != call:
+        return f"{call!r} is not how the notation writes {text!r}: {parsed!r}"
+    return None
 
 
 def _to_card(value: object) -> Card:

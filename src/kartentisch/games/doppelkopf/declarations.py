@@ -51,7 +51,7 @@ AUGEN: Final = tuple(
     {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2}.get(Card(i).rank, 0)
     for i in range(52)
 )
-_KINGS: Final = tuple(Card.of(Rank.KING, s) for s in Suit)
+_KINGS: Final = frozenset(Card.of(Rank.KING, s) for s in Suit)
 _PASS: Final = Call("pass")
 _VORBEHALT: Final = Call("vorbehalt")
 _REDEAL: Final = Call("redeal")
@@ -135,7 +135,11 @@ def declaration_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
 
 
 def kings_held(deal: DoppelkopfDeal, seat: int) -> int:
-    return sum(map(deal._initial[seat].count, _KINGS))
+    """The kings in the hand dealt to ``seat`` (counted once per deal, for every seat)."""
+    kings = deal._kings
+    if kings is None:
+        kings = deal._kings = tuple(sum(map(_KINGS.__contains__, h)) for h in deal._initial)
+    return kings[seat]
 
 
 @functools.cache
@@ -152,6 +156,12 @@ def _solo_calls(soli: tuple[str, ...], ouvert: bool, floor: float) -> tuple[Call
 def solo_options(deal: DoppelkopfDeal, seat: int) -> list[Call]:
     options = deal.options
     return list(_solo_calls(options.soli, options.ouvert, _solo_floor(deal, seat)))
+
+
+def _may_claim_solo(deal: DoppelkopfDeal, seat: int) -> bool:
+    """Whether ``seat`` has any solo left to declare (:func:`solo_options` is not empty)."""
+    options = deal.options
+    return bool(_solo_calls(options.soli, options.ouvert, _solo_floor(deal, seat)))
 
 
 def _solo_floor(deal: DoppelkopfDeal, seat: int) -> float:
@@ -327,10 +337,13 @@ def check_declaration(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
 def declare(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
     """Carry out a declaration (already checked); move on to the next round or phase."""
     name = deal._rounds[deal._round]
-    if call.word == "redeal":
+    word = call.word
+    if word == "redeal":
         return _void(deal, "kings", seat, call)
     shown = call
-    if call.word == "scharfe":
+    if word == "pass":
+        pass
+    elif word == "scharfe":
         hand = deal._hands[seat]
         parts = scharfe_parts(hand, call.detail)
         if "aces" in parts:
@@ -339,21 +352,21 @@ def declare(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
             deal.scharfe_kings_by = seat
         shown = Call("scharfe", " ".join(sorted(parts)))
         deal._reorder()
-    elif call.word == "solo":
+    elif word == "solo":
         deal._solo = SoloClaim(seat, call.detail, call.ouvert, seat in deal.pflicht_due)
-    elif call.word == "hochzeit":
+    elif word == "hochzeit":
         deal.hochzeit_by = seat
         deal.hochzeit_rule = call.detail or "first_trick"
-    elif call.word == "armut":
+    elif word == "armut":
         deal.armut_by = seat
-    elif call.word == "vorbehalt":
+    elif word == "vorbehalt":
         deal._vorbehalt.append(seat)
     deal.declarations.append((seat, shown))
     new: list[Event] = [Declared(seat, str(shown))]
     deal._queue.pop(0)
     if name == "reservation":
         deal._queue = [s for s in deal._queue if _may_outrank(deal, s)]
-    elif name == "solo" and deal._queue and not solo_options(deal, deal._queue[0]):
+    elif name == "solo" and deal._queue and not _may_claim_solo(deal, deal._queue[0]):
         # Nothing can outrank the solo declared (public knowledge): the round ends.
         deal._queue = []
     while not deal._queue:
@@ -391,7 +404,6 @@ def _next_round(deal: DoppelkopfDeal) -> list[Event]:
 def _void(deal: DoppelkopfDeal, reason: str, seat: int, call: Call) -> list[Event]:
     """A redeal asked for at the table (five kings): the deal is void."""
     deal.declarations.append((seat, call))
-    deal.outcome = "redeal"
     deal.redeal_reason = reason
-    deal.phase = "redeal"
+    deal._end("redeal")
     return [Declared(seat, str(call)), Redeal(reason, seat)]

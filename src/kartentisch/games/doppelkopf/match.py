@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kartentisch.cards import Card
-from kartentisch.engine import RECORD_FORMAT, Event
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.sheet import ScoreSheet, SheetRow
+from kartentisch.matches import check_first_dealer, match_record, seat_names
 
 __all__ = ["DoppelkopfMatch", "Misdeal", "SheetWritten"]
 
@@ -79,17 +80,13 @@ class DoppelkopfMatch:
             options = DoppelkopfOptions.from_dict(options)
         self.options = options
         n = options.players
-        self.seat_names = (
-            tuple(seats) if seats is not None else tuple(f"Seat {i}" for i in range(n))
-        )
-        if len(self.seat_names) != n:
-            raise ValueError(f"{len(self.seat_names)} seat names given for {n} players")
+        self.seat_names = seat_names(seats, n)
         self.seed = seed
         self.rng = random.Random(seed)
         if first_dealer is None:
             first_dealer = self.rng.randrange(n)
-        elif not 0 <= first_dealer < n:
-            raise ValueError(f"first dealer must be a seat from 0 to {n - 1}")
+        else:
+            check_first_dealer(first_dealer, n)
         self.first_dealer = first_dealer
         self.sheet = ScoreSheet(
             self.seat_names,
@@ -227,13 +224,4 @@ class DoppelkopfMatch:
 
     def to_record(self) -> dict[str, Any]:
         """A session record: the deals in order (failed ones included)."""
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "options": self.options.to_dict(),
-            "seats": list(self.seat_names),
-        }
-        if self.seed is not None:
-            record["seed"] = self.seed
-        record["deals"] = [entry.deal_record() for entry in self.history]
-        return record
+        return match_record(self, [entry.deal_record() for entry in self.history])

@@ -17,7 +17,6 @@ kartentisch.errors.OptionError: option armut must be true or false, not 'yes'
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +24,8 @@ from typing import Any, Final, Literal
 
 from kartentisch.cards import Card, doppelkopf_deck
 from kartentisch.errors import OptionError
+from kartentisch.games.doppelkopf.scoring import SOLO_GAME_TYPES
+from kartentisch.options import options_from_dict, options_to_dict
 
 __all__ = ["ALL_SOLI", "DDV_SOLI", "HOUSE_SOLI", "PRESETS", "DoppelkopfOptions"]
 
@@ -37,19 +38,9 @@ Timing = Literal["ten_cards", "ddv"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
-#: ``fleischlos`` (DDV) ranks with ``no_trump``.
-ALL_SOLI: Final = (
-    "trump",
-    "queens",
-    "jacks",
-    "clubs",
-    "spades",
-    "hearts",
-    "diamonds",
-    "no_trump",
-    "null",
-    "fleischlos",
-)
+#: ``fleischlos`` (DDV) ranks with ``no_trump``. They are the solo game types
+#: of the scoring, which lists them in this order.
+ALL_SOLI: Final = SOLO_GAME_TYPES
 #: Seed 003 § Soli: nine kinds, Trumpfsolo highest, Nullsolo lowest.
 HOUSE_SOLI: Final = ALL_SOLI[:9]
 #: TSR: Damen-, Buben-, Farbsoli (♦ = the normal trump order) and the Fleischlose.
@@ -122,8 +113,9 @@ class DoppelkopfOptions:
     first non-trump trick) or ``first_trick`` only; ``hochzeit_tricks``: the
     partner must be found within this many tricks, else the holder plays alone.
     ``armut``: mangelnder Trumpf may be declared with at most
-    ``armut_max_trumps`` trumps. ``kings_redeal``: a hand with at least this
-    many kings may ask for a redeal (0: never).
+    ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
+    ``kings_redeal``: a hand with at least this many kings may ask for a redeal
+    (0: never).
     ``announcements``: ``ten_cards`` (only with all own cards in hand) or
     ``ddv`` (deadlines by cards in hand, replies one card later).
     ``table_mode``: a revoke or a wrong announcement is accepted and punished
@@ -191,7 +183,8 @@ class DoppelkopfOptions:
                     )
         for name, low, high in (
             ("hochzeit_tricks", 1, 12),
-            ("armut_max_trumps", 0, 6),
+            # The poor player gives three cards holding all his trumps (seed 003).
+            ("armut_max_trumps", 0, 3),
             ("kings_redeal", 0, 8),
         ):
             value = getattr(self, name)
@@ -204,23 +197,17 @@ class DoppelkopfOptions:
     ) -> DoppelkopfOptions:
         """Options from a record's ``options`` object: a preset, then its overrides."""
         if not data and not overrides:
+            # Any empty value gives the defaults here, not only an empty mapping.
             return _DEFAULT
-        if not isinstance(data, Mapping | None):
-            raise OptionError("options must be a JSON object of option names and values")
-        merged = dict(data or {})
-        merged.update(overrides)
-        preset = merged.pop("preset", "house")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise OptionError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(merged) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown Doppelkopf option {unknown[0]!r}; "
-                f"known options: {', '.join(sorted(known - {'preset'}))}"
-            )
-        values = {**PRESETS[preset], **merged}
-        return cls(preset=preset, **values)
+        return options_from_dict(
+            cls,
+            data,
+            overrides,
+            presets=PRESETS,
+            default_preset="house",
+            default=_DEFAULT,
+            game="Doppelkopf",
+        )
 
     @classmethod
     def preset_named(cls, name: str, **overrides: Any) -> DoppelkopfOptions:
@@ -229,14 +216,7 @@ class DoppelkopfOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """The preset and every option that differs from it (what a record stores)."""
-        base = DoppelkopfOptions(**{"preset": self.preset, **PRESETS[self.preset]})
-        out: dict[str, Any] = {"preset": self.preset}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name != "preset" and value != getattr(base, f.name):
-                out[f.name] = list(value) if isinstance(value, tuple) else value
-        out.setdefault("players", self.players)
-        return out
+        return options_to_dict(self, PRESETS)
 
     # -- derived ------------------------------------------------------------
 

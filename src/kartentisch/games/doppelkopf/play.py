@@ -39,7 +39,7 @@ from kartentisch.games.doppelkopf.scoring import (
     score_game,
 )
 from kartentisch.games.doppelkopf.trumps import is_normal_order, sort_hand
-from kartentisch.tricks import TRUMP, TrickOrder, TrickPlay
+from kartentisch.tricks import TRUMP, TrickPlay
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
@@ -61,12 +61,6 @@ __all__ = [
 
 #: The events of cards played are values: one shared instance per seat, card and trick.
 _card_played: Final = functools.cache(CardPlayed)
-
-
-@functools.cache
-def _trumps(order: TrickOrder, deck: tuple[Card, ...]) -> frozenset[Card]:
-    """The trumps of ``deck`` under ``order``."""
-    return frozenset(c for c in deck if order.suit_of[c] == TRUMP)
 
 
 @dataclass(slots=True)
@@ -238,6 +232,7 @@ def take_back(deal: DoppelkopfDeal, seat: int) -> list[Event]:
             a = deal.announcements[i]
             if a.seat == seat and a.word == offence.word:
                 del deal.announcements[i]
+                deal._announce_epoch += 1
                 break
         return [AnnouncementTakenBack(seat, offence.word)]
     completed = not deal._play.trick.cards
@@ -301,7 +296,7 @@ def game_facts(deal: DoppelkopfDeal) -> GameFacts:
                 for t in play.tricks
             ]
         ),
-        trumps=_trumps(deal._order, deal.options.deck()),
+        trumps=deal.options.deck_cards() & deal._order.suit_cards[TRUMP],
         scharfe_aces=_scharfe_live(deal, "aces"),
         offenders=offending,
         bock_multiplier=deal.bock_multiplier,
@@ -320,10 +315,13 @@ def finish(deal: DoppelkopfDeal) -> DealEnded:
         assert deal.hochzeit_by is not None
         deal._re_party = frozenset({deal.hochzeit_by})
     facts = game_facts(deal)
-    score = score_game(facts)
+    # The engine's facts hold by construction: only whether every card was played
+    # (a game with offenders may end early in table mode) is passed on.
+    play = deal._play
+    assert play is not None
+    score = score_game(facts, complete=not any(play.hands))
     deal.score = score
-    deal.outcome = "played"
-    deal.phase = "done"
+    deal._end("played")
     assert deal._re_party is not None
     return DealEnded(
         facts.game_type,

@@ -14,18 +14,17 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from kartentisch.errors import (
-    DealError,
-    IllegalActionError,
-    NotationError,
-    OptionError,
-    RecordError,
-)
+from kartentisch.errors import IllegalActionError, RecordError
 from kartentisch.games.doppelkopf.actions import parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
-from kartentisch.records import ReplayError, require
+from kartentisch.records import (
+    hands_dealt,
+    replay_actions,
+    replay_record,
+    require,
+)
 
 __all__ = ["deal_summary", "replay", "split_seat", "summarize"]
 
@@ -44,25 +43,6 @@ def split_seat(text: str) -> tuple[int | None, str]:
     return int(m.group(1)), m.group(2)
 
 
-def _options(record: Mapping[str, Any]) -> DoppelkopfOptions:
-    raw = record.get("options", {})
-    if not isinstance(raw, dict):
-        raise RecordError('field "options" must be an object')
-    try:
-        return DoppelkopfOptions.from_dict(raw)
-    except OptionError as exc:
-        raise RecordError(f"options: {exc}") from None
-
-
-def _seats(record: Mapping[str, Any], players: int) -> tuple[str, ...] | None:
-    if "seats" not in record:
-        return None
-    seats = require(record, "seats", list)
-    if len(seats) != players or not all(isinstance(s, str) for s in seats):
-        raise RecordError(f'field "seats" must list {players} names, one per seat')
-    return tuple(seats)
-
-
 def _play_actions(
     deal: DoppelkopfDeal,
     actions: Sequence[Any],
@@ -70,32 +50,17 @@ def _play_actions(
     deal_no: int | None,
     apply: Callable[..., Any],
 ) -> None:
-    where = f"deal {deal_no}, " if deal_no else ""
-    for i, text in enumerate(actions, start=1):
-        if not isinstance(text, str):
-            raise RecordError(f"{where}action {i} must be written as text, not {text!r}")
+    def seat_of(text: str) -> int | None:
+        seat, _ = split_seat(text)
+        return deal.to_move if seat is None else seat
+
+    def step(text: str) -> None:
         seat, body = split_seat(text)
-        who = deal.to_move if seat is None else seat
-        name = (
-            names[who] if names is not None and who is not None and 0 <= who < len(names) else None
-        )
-        try:
-            if seat is not None and not 0 <= seat < deal.num_seats:
-                raise IllegalActionError("no_such_seat", f"there is no seat {seat}", seat=seat)
-            apply(parse_action(body), seat)
-        except NotationError as exc:
-            raise ReplayError(
-                IllegalActionError("bad_notation", str(exc)),
-                position=i,
-                seat=who,
-                action=text,
-                deal=deal_no,
-                seat_name=name,
-            ) from None
-        except IllegalActionError as exc:
-            raise ReplayError(
-                exc, position=i, seat=who, action=text, deal=deal_no, seat_name=name
-            ) from None
+        if seat is not None and not 0 <= seat < deal.num_seats:
+            raise IllegalActionError("no_such_seat", f"there is no seat {seat}", seat=seat)
+        apply(parse_action(body), seat)
+
+    replay_actions(actions, seat_of, step, names=names, deal=deal_no)
 
 
 def _seat_list(part: Mapping[str, Any], key: str, players: int, where: str) -> tuple[int, ...]:
@@ -107,10 +72,15 @@ def _seat_list(part: Mapping[str, Any], key: str, players: int, where: str) -> t
 
 def replay(record: Mapping[str, Any]) -> DoppelkopfDeal | DoppelkopfMatch:
     """Check a record action by action and return the replayed deal or session."""
-    options = _options(record)
-    seats = _seats(record, options.players)
-    if "deals" in record:
-        return _replay_match(record, options, seats)
+    return replay_record(
+        record, DoppelkopfOptions.from_dict, DoppelkopfMatch, _replay_deal, _replay_single
+    )
+
+
+def _replay_single(
+    record: Mapping[str, Any], options: DoppelkopfOptions, seats: tuple[str, ...] | None
+) -> DoppelkopfDeal:
+    """Replay a single-deal record."""
     dealer = require(record, "dealer", int, "the record")
     hands = require(record, "hands", list, "the record")
     actions = require(record, "actions", list, "the record")
@@ -120,8 +90,8 @@ def replay(record: Mapping[str, Any]) -> DoppelkopfDeal | DoppelkopfMatch:
         if "pflicht_due" in record
         else None
     )
-    try:
-        deal = DoppelkopfDeal(
+    deal = hands_dealt(
+        lambda: DoppelkopfDeal(
             hands,
             dealer=dealer,
             options=options,
@@ -129,52 +99,34 @@ def replay(record: Mapping[str, Any]) -> DoppelkopfDeal | DoppelkopfMatch:
             bock_multiplier=bock,
             pflicht_due=due,
         )
-    except DealError as exc:
-        raise RecordError(f"hands: {exc}") from None
+    )
     _play_actions(deal, actions, seats, None, deal.apply)
     return deal
 
 
-def _replay_match(
-    record: Mapping[str, Any], options: DoppelkopfOptions, seats: tuple[str, ...] | None
-) -> DoppelkopfMatch:
-    deals = require(record, "deals", list)
-    if not deals:
-        raise RecordError('field "deals" must hold at least one deal')
-    if not isinstance(deals[0], dict):
-        raise RecordError("deal 1 must be an object")
-    first_dealer = require(deals[0], "dealer", int, "deal 1")
-    if not 0 <= first_dealer < options.players:
-        raise RecordError(f"deal 1: dealer must be a seat from 0 to {options.players - 1}")
-    match = DoppelkopfMatch(options, seats=seats, first_dealer=first_dealer, start=False)
-    for number, part in enumerate(deals, start=1):
-        where = f"deal {number}"
-        if not isinstance(part, dict):
-            raise RecordError(f"{where} must be an object")
-        last = match.history[-1] if match.history else None
-        if isinstance(last, DoppelkopfDeal) and not last.is_over:
-            raise RecordError(f"{where}: deal {number - 1} was not played to the end")
-        dealer = require(part, "dealer", int, where)
-        if dealer != match.next_dealer:
-            raise RecordError(
-                f"{where}: dealer must be seat {match.next_dealer} (by the score sheet)"
-            )
-        if part.get("misdeal") is True:
-            match.misdeal()
-            continue
-        hands = require(part, "hands", list, where)
-        actions = require(part, "actions", list, where)
-        if "bock" in part and part["bock"] != match.sheet.current_multiplier:
-            raise RecordError(
-                f"{where}: the sheet's Bock multiplier is {match.sheet.current_multiplier}, "
-                f"not {part['bock']!r}"
-            )
-        try:
-            deal = match.start_deal(hands)
-        except DealError as exc:
-            raise RecordError(f"{where}: hands: {exc}") from None
-        _play_actions(deal, actions, seats, number, match.apply)
-    return match
+def _replay_deal(
+    match: DoppelkopfMatch, number: int, part: Mapping[str, Any], seats: tuple[str, ...] | None
+) -> None:
+    """Check deal ``number`` of a match record against the match, then play it."""
+    where = f"deal {number}"
+    last = match.history[-1] if match.history else None
+    if isinstance(last, DoppelkopfDeal) and not last.is_over:
+        raise RecordError(f"{where}: deal {number - 1} was not played to the end")
+    dealer = require(part, "dealer", int, where)
+    if dealer != match.next_dealer:
+        raise RecordError(f"{where}: dealer must be seat {match.next_dealer} (by the score sheet)")
+    if part.get("misdeal") is True:
+        match.misdeal()
+        return
+    hands = require(part, "hands", list, where)
+    actions = require(part, "actions", list, where)
+    if "bock" in part and part["bock"] != match.sheet.current_multiplier:
+        raise RecordError(
+            f"{where}: the sheet's Bock multiplier is {match.sheet.current_multiplier}, "
+            f"not {part['bock']!r}"
+        )
+    deal = hands_dealt(lambda: match.start_deal(hands), f"{where}: ")
+    _play_actions(deal, actions, seats, number, match.apply)
 
 
 def deal_summary(deal: DoppelkopfDeal) -> dict[str, Any]:

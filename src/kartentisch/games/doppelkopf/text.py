@@ -18,7 +18,7 @@ from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
-from kartentisch.i18n import describe_refusal, t
+from kartentisch.i18n import describe_refusal, lookup, t
 
 __all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label"]
 
@@ -266,11 +266,7 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
 
 def dk(lang: str, key: str, **fields: Any) -> str:
     """The Doppelkopf message ``key`` in ``lang`` (English if missing)."""
-    entry = _CATALOG.get(key)
-    if entry is None:
-        raise KeyError(f"no Doppelkopf message {key!r}")
-    text = entry.get(lang) or entry["en"]
-    return text.format(**fields) if fields else text
+    return lookup(_CATALOG, lang, key, fields)
 
 
 def refusal_text(error: IllegalActionError, lang: str) -> str:

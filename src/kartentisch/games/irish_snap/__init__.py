@@ -6,7 +6,6 @@ machinery of :mod:`kartentisch.realtime` with Slapjack.
 
 from __future__ import annotations
 
-from kartentisch.games import GameSpec
 from kartentisch.games.irish_snap.engine import (
     CALLS,
     IrishSnapGame,
@@ -15,28 +14,11 @@ from kartentisch.games.irish_snap.engine import (
 )
 from kartentisch.games.irish_snap.record import replay, summarize
 from kartentisch.games.irish_snap.text import TITLES, render
+from kartentisch.realtime.spec import slap_game_spec
 
 __all__ = ["CALLS", "SPEC", "IrishSnapGame", "IrishSnapObservation", "IrishSnapOptions"]
 
 
-def _add_play_arguments(parser: object) -> None:
-    from kartentisch.cli.slapjack import add_play_arguments
-
-    add_play_arguments(parser, "irish-snap")  # type: ignore[arg-type]
-
-
-def _play(args: object) -> int:
-    from kartentisch.cli.slapjack import play
-
-    return play(args, "irish-snap")  # type: ignore[arg-type]
-
-
-SPEC = GameSpec(
-    name="irish-snap",
-    titles=TITLES,
-    replay=replay,
-    summarize=summarize,
-    render=render,
-    add_play_arguments=_add_play_arguments,
-    play=_play,
+SPEC = slap_game_spec(
+    "irish-snap", titles=TITLES, replay=replay, summarize=summarize, render=render
 )

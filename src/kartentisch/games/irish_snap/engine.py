@@ -20,22 +20,15 @@ still holding cards loses.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from kartentisch.cards import Card, Rank, full_deck, shuffled
+from kartentisch.cards import Card, Rank
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.realtime.actions import TimedAction
-from kartentisch.realtime.base import (
-    TimedGame,
-    TimedOptions,
-    check_ms,
-    deal_stacks,
-    stacks_with_tops,
-)
+from kartentisch.realtime.base import TimedGame, TimedObservation, TimedOptions, check_ms
 
 __all__ = [
     "CALLS",
@@ -133,15 +126,9 @@ class _Match:
 
 
 @dataclass(frozen=True, slots=True)
-class IrishSnapObservation:
+class IrishSnapObservation(TimedObservation):
     """What every seat sees: the pile top, the calls, public counts."""
 
-    seat: int
-    players: int
-    clock: int
-    to_move: int | None
-    top: Card | None
-    top_seat: int | None
     #: The rank called for the card on top.
     call: Rank | None
     #: The rank the next card will be called.
@@ -161,12 +148,7 @@ class IrishSnapObservation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "players": self.players,
-            "clock": self.clock,
-            "to_move": self.to_move,
-            "top": str(self.top) if self.top is not None else None,
-            "top_seat": self.top_seat,
+            **TimedObservation.to_dict(self),
             "call": self.call.letter if self.call is not None else None,
             "next_call": self.next_call.letter,
             "pile_size": self.pile_size,
@@ -182,11 +164,11 @@ class IrishSnapObservation:
         }
 
 
-class IrishSnapGame(TimedGame):
+class IrishSnapGame(TimedGame[IrishSnapOptions]):
     """A game of Irish Snap from given stacks (top first, by seat) and a dealer."""
 
     game: ClassVar[str] = "irish-snap"
-    options: IrishSnapOptions
+    options_type: ClassVar[type[TimedOptions]] = IrishSnapOptions
 
     def __init__(
         self,
@@ -196,54 +178,13 @@ class IrishSnapGame(TimedGame):
         options: IrishSnapOptions | Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
     ) -> None:
-        if not isinstance(options, IrishSnapOptions):
-            options = IrishSnapOptions.from_dict(options)
         super().__init__(stacks, dealer=dealer, options=options, seats=seats)
         self._count = 0
-        self._safe = [False] * options.players
+        self._safe = [False] * self.options.players
         self._safe_order: list[int] = []
         self._match: _Match | None = None
         self._calls: list[Rank] = []
         self._loser: int | None = None
-
-    @classmethod
-    def from_seed(
-        cls,
-        seed: int | random.Random,
-        *,
-        dealer: int | None = None,
-        options: IrishSnapOptions | Mapping[str, Any] | None = None,
-        seats: Sequence[str] | None = None,
-    ) -> IrishSnapGame:
-        """Shuffle with ``seed`` and deal; without ``dealer`` the dealer is drawn at random."""
-        if not isinstance(options, IrishSnapOptions):
-            options = IrishSnapOptions.from_dict(options)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        n = options.players
-        if dealer is None:
-            dealer = rng.randrange(n)
-        deck = shuffled(full_deck(), rng)
-        return cls(deal_stacks(deck, n, dealer), dealer=dealer, options=options, seats=seats)
-
-    @classmethod
-    def from_tops(
-        cls,
-        tops: Sequence[Card | str | Sequence[Card | str]],
-        *,
-        dealer: int,
-        options: IrishSnapOptions | Mapping[str, Any] | None = None,
-        seats: Sequence[str] | None = None,
-    ) -> IrishSnapGame:
-        """A deal whose stacks start with ``tops`` (a card or a list per seat);
-        without a ``players`` option there are as many players as ``tops``."""
-        if not isinstance(options, IrishSnapOptions):
-            options = IrishSnapOptions.from_dict({"players": len(tops), **(options or {})})
-        return cls(
-            stacks_with_tops(tops, options.players, dealer),
-            dealer=dealer,
-            options=options,
-            seats=seats,
-        )
 
     # -- state ---------------------------------------------------------------
 
@@ -285,12 +226,7 @@ class IrishSnapGame(TimedGame):
         """The seat to turn the next card; None when over or while a match is open."""
         if self._over or self._match is not None:
             return None
-        n = self.options.players
-        for i in range(n):
-            s = (self._next + i) % n
-            if self._stacks[s] and not self._safe[s]:
-                return s
-        return None  # pragma: no cover - the game ends before nobody can play
+        return self._next_holder(self._safe)
 
     # -- time ----------------------------------------------------------------
 
@@ -311,13 +247,7 @@ class IrishSnapGame(TimedGame):
                 raise IllegalActionError(
                     "slap_pending", "the match on the pile must be slapped first", seat=seat
                 )
-            if seat != self.to_move:
-                raise IllegalActionError(
-                    "not_your_turn",
-                    "it is not your turn to turn a card",
-                    seat=seat,
-                    to_move=self.to_move,
-                )
+            self._check_turn(seat)
             return
         if action.call:
             raise IllegalActionError(
@@ -399,17 +329,9 @@ class IrishSnapGame(TimedGame):
             self._emit(GameEnded(t, loser, tuple(self._safe_order), self.stack_sizes()))
 
     def observation(self, seat: int) -> IrishSnapObservation:
-        n = self.options.players
-        if not 0 <= seat < n:
-            raise ValueError(f"no seat {seat} at a {n}-player table")
         match = self._match
         return IrishSnapObservation(
-            seat=seat,
-            players=n,
-            clock=self._clock,
-            to_move=self.to_move,
-            top=self.top,
-            top_seat=self._owners[-1] if self._owners else None,
+            *self._seen_by(seat),
             call=self.call,
             next_call=self.next_call,
             pile_size=len(self._pile),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kartentisch.games.irish_snap.engine import IrishSnapGame, IrishSnapOptions, PileTaken
-from kartentisch.realtime.records import replay_timed
+from kartentisch.realtime.records import replay_timed, summarize_timed
 
 __all__ = ["replay", "summarize"]
 
@@ -19,23 +19,15 @@ def replay(record: Mapping[str, Any]) -> IrishSnapGame:
 def summarize(game: IrishSnapGame) -> dict[str, Any]:
     """``points``: the cards each seat holds; ``winner``: the first to get rid of all cards."""
     safe = list(game.safe_order)
-    return {
-        "game": game.game,
-        "players": game.num_seats,
-        "dealer": game.dealer,
-        "options": game.options.to_dict(),
-        "points": list(game.points()),
+    outcome = {
         "winner": safe[0] if safe and game.is_over else None,
         "winners": list(game.winners),
         "loser": game.loser,
         "safe": safe,
-        "finished": game.is_over,
-        "clock": game.clock,
-        "turns": game.turned,
-        "pile": len(game.pile),
-        "pickups": [
-            {"t": e.t, "seat": e.seat, "reason": e.reason, "cards": len(e.cards)}
-            for e in game.events
-            if isinstance(e, PileTaken)
-        ],
     }
+    pickups = [
+        {"t": e.t, "seat": e.seat, "reason": e.reason, "cards": len(e.cards)}
+        for e in game.events
+        if isinstance(e, PileTaken)
+    ]
+    return summarize_timed(game, outcome, {"pickups": pickups})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kartentisch.cards import format_cards
 from kartentisch.engine import Event
 from kartentisch.games.irish_snap.engine import (
     CardTurned,
@@ -14,10 +13,9 @@ from kartentisch.games.irish_snap.engine import (
     PlayerSafe,
     Slapped,
 )
-from kartentisch.games.slapjack.text import stamp
 from kartentisch.realtime.base import LateSlap
 from kartentisch.realtime.records import seat_label
-from kartentisch.realtime.texts import say
+from kartentisch.realtime.texts import render_timed, say
 
 __all__ = ["describe", "render"]
 
@@ -55,24 +53,4 @@ def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
 
 def render(game: IrishSnapGame, lang: str = "en") -> list[str]:
     """The stacks as dealt, every event with its game time, the cards at the end."""
-    names = game.seat_names
-    n = game.num_seats
-    lines = [
-        say(
-            lang,
-            "header",
-            game=TITLES.get(lang, "Irish Snap"),
-            players=n,
-            dealer=seat_label(game.dealer, names),
-            first=seat_label((game.dealer + 1) % n, names),
-        )
-    ]
-    for seat, stack in enumerate(game.initial_stacks):
-        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(stack, symbols=True)}")
-    for event in game.events:
-        t = getattr(event, "t", None)
-        for line in describe(event, names, lang):
-            lines.append(f"  {stamp(t) if t is not None else '':>8}  {line}")
-    cards = ", ".join(f"{seat_label(s, names)} {k}" for s, k in enumerate(game.points()))
-    lines.append(f"  {say(lang, 'final_cards')}: {cards}")
-    return lines
+    return render_timed(game, lang, TITLES, describe)

@@ -25,22 +25,15 @@ Carla's hand lands on his. Ben takes the three cards; his left neighbour
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kartentisch.cards import Card, Rank, full_deck, shuffled
+from kartentisch.cards import Card, Rank
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, OptionError
 from kartentisch.realtime.actions import TimedAction
-from kartentisch.realtime.base import (
-    TimedGame,
-    TimedOptions,
-    check_ms,
-    deal_stacks,
-    stacks_with_tops,
-)
+from kartentisch.realtime.base import TimedGame, TimedObservation, TimedOptions, check_ms
 
 __all__ = [
     "CardGiven",
@@ -169,16 +162,9 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class SlapjackObservation:
+class SlapjackObservation(TimedObservation):
     """What every seat sees: the pile top and public counts (nobody sees a stack)."""
 
-    seat: int
-    players: int
-    clock: int
-    to_move: int | None
-    top: Card | None
-    #: Who turned the top card.
-    top_seat: int | None
     pile_size: int
     #: How many cards have been turned: identifies the card on top.
     turned: int
@@ -192,12 +178,7 @@ class SlapjackObservation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
-            "players": self.players,
-            "clock": self.clock,
-            "to_move": self.to_move,
-            "top": str(self.top) if self.top is not None else None,
-            "top_seat": self.top_seat,
+            **TimedObservation.to_dict(self),
             "pile_size": self.pile_size,
             "turned": self.turned,
             "stack_sizes": list(self.stack_sizes),
@@ -210,11 +191,11 @@ class SlapjackObservation:
         }
 
 
-class SlapjackGame(TimedGame):
+class SlapjackGame(TimedGame[SlapjackOptions]):
     """A game of Slapjack from given stacks (top first, by seat) and a dealer."""
 
     game: ClassVar[str] = "slapjack"
-    options: SlapjackOptions
+    options_type: ClassVar[type[TimedOptions]] = SlapjackOptions
 
     def __init__(
         self,
@@ -224,54 +205,10 @@ class SlapjackGame(TimedGame):
         options: SlapjackOptions | Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
     ) -> None:
-        if not isinstance(options, SlapjackOptions):
-            options = SlapjackOptions.from_dict(options)
         super().__init__(stacks, dealer=dealer, options=options, seats=seats)
-        self._out = [False] * options.players
+        self._out = [False] * self.options.players
         self._winners: tuple[int, ...] = ()
         self._end_reason: str | None = None
-
-    @classmethod
-    def from_seed(
-        cls,
-        seed: int | random.Random,
-        *,
-        dealer: int | None = None,
-        options: SlapjackOptions | Mapping[str, Any] | None = None,
-        seats: Sequence[str] | None = None,
-    ) -> SlapjackGame:
-        """Shuffle with ``seed`` and deal; without ``dealer`` the dealer is drawn at random."""
-        if not isinstance(options, SlapjackOptions):
-            options = SlapjackOptions.from_dict(options)
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        n = options.players
-        if dealer is None:
-            dealer = rng.randrange(n)
-        deck = shuffled(full_deck(), rng)
-        return cls(deal_stacks(deck, n, dealer), dealer=dealer, options=options, seats=seats)
-
-    @classmethod
-    def from_tops(
-        cls,
-        tops: Sequence[Card | str | Sequence[Card | str]],
-        *,
-        dealer: int,
-        options: SlapjackOptions | Mapping[str, Any] | None = None,
-        seats: Sequence[str] | None = None,
-    ) -> SlapjackGame:
-        """A deal whose stacks start with ``tops`` (a card or a list per seat),
-        the rest of the deck dealt in deck order (for examples and tests).
-
-        Without a ``players`` option there are as many players as ``tops``.
-        """
-        if not isinstance(options, SlapjackOptions):
-            options = SlapjackOptions.from_dict({"players": len(tops), **(options or {})})
-        return cls(
-            stacks_with_tops(tops, options.players, dealer),
-            dealer=dealer,
-            options=options,
-            seats=seats,
-        )
 
     # -- state ---------------------------------------------------------------
 
@@ -296,11 +233,10 @@ class SlapjackGame(TimedGame):
         """The seat to turn the next card (or to turn the pile over), None when over."""
         if self._over:
             return None
+        holder = self._next_holder(self._out)
+        if holder is not None:
+            return holder
         n = self.options.players
-        for i in range(n):
-            s = (self._next + i) % n
-            if self._stacks[s] and not self._out[s]:
-                return s
         base = self._last_turner if self._last_turner is not None else self._next
         for i in range(n):
             s = (base + i) % n
@@ -331,11 +267,7 @@ class SlapjackGame(TimedGame):
         if self._out[seat]:
             raise IllegalActionError("player_out", "you are out of the game", seat=seat)
         if action.type == "turn":
-            mover = self.to_move
-            if seat != mover:
-                raise IllegalActionError(
-                    "not_your_turn", "it is not your turn to turn a card", seat=seat, to_move=mover
-                )
+            self._check_turn(seat)
             return
         if not self._pile:
             self._check_late(action)
@@ -435,16 +367,8 @@ class SlapjackGame(TimedGame):
             self._end(t, (inside[0],), "last_in")
 
     def observation(self, seat: int) -> SlapjackObservation:
-        n = self.options.players
-        if not 0 <= seat < n:
-            raise ValueError(f"no seat {seat} at a {n}-player table")
         return SlapjackObservation(
-            seat=seat,
-            players=n,
-            clock=self._clock,
-            to_move=self.to_move,
-            top=self.top,
-            top_seat=self._owners[-1] if self._owners else None,
+            *self._seen_by(seat),
             pile_size=len(self._pile),
             turned=self._turned,
             stack_sizes=self.stack_sizes(),

@@ -13,7 +13,7 @@ from kartentisch.games.slapjack.engine import (
     SlapjackGame,
     SlapjackOptions,
 )
-from kartentisch.realtime.records import replay_timed
+from kartentisch.realtime.records import replay_timed, summarize_timed
 
 __all__ = ["replay", "summarize"]
 
@@ -26,19 +26,12 @@ def replay(record: Mapping[str, Any]) -> SlapjackGame:
 def summarize(game: SlapjackGame) -> dict[str, Any]:
     """``points``: the cards each seat holds; ``winner``: the single winner or null."""
     winners = list(game.winners)
-    return {
-        "game": game.game,
-        "players": game.num_seats,
-        "dealer": game.dealer,
-        "options": game.options.to_dict(),
-        "points": list(game.points()),
+    outcome = {
         "winner": winners[0] if len(winners) == 1 else None,
         "winners": winners,
         "reason": game.end_reason,
-        "finished": game.is_over,
-        "clock": game.clock,
-        "turns": game.turned,
-        "pile": len(game.pile),
+    }
+    details = {
         "piles_won": [
             {"t": e.t, "seat": e.seat, "cards": len(e.cards), "comeback": e.comeback}
             for e in game.events
@@ -58,3 +51,4 @@ def summarize(game: SlapjackGame) -> dict[str, Any]:
             if isinstance(e, PlayerOut)
         ],
     }
+    return summarize_timed(game, outcome, details)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kartentisch.cards import format_cards
 from kartentisch.engine import Event
 from kartentisch.games.slapjack.engine import (
     CardGiven,
@@ -19,16 +18,11 @@ from kartentisch.games.slapjack.engine import (
 )
 from kartentisch.realtime.base import LateSlap
 from kartentisch.realtime.records import seat_label
-from kartentisch.realtime.texts import say
+from kartentisch.realtime.texts import render_timed, say, stamp
 
 __all__ = ["describe", "render", "stamp"]
 
 TITLES = {"en": "Slapjack", "de": "Slapjack", "ru": "Слэпджек"}
-
-
-def stamp(t: int) -> str:
-    """A game time as seconds: ``12.345s``."""
-    return f"{t / 1000:7.3f}s"
 
 
 def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
@@ -72,24 +66,4 @@ def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
 
 def render(game: SlapjackGame, lang: str = "en") -> list[str]:
     """The stacks as dealt, every event with its game time, the cards at the end."""
-    names = game.seat_names
-    n = game.num_seats
-    lines = [
-        say(
-            lang,
-            "header",
-            game=TITLES.get(lang, "Slapjack"),
-            players=n,
-            dealer=seat_label(game.dealer, names),
-            first=seat_label((game.dealer + 1) % n, names),
-        )
-    ]
-    for seat, stack in enumerate(game.initial_stacks):
-        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(stack, symbols=True)}")
-    for event in game.events:
-        t = getattr(event, "t", None)
-        for line in describe(event, names, lang):
-            lines.append(f"  {stamp(t) if t is not None else '':>8}  {line}")
-    cards = ", ".join(f"{seat_label(s, names)} {k}" for s, k in enumerate(game.points()))
-    lines.append(f"  {say(lang, 'final_cards')}: {cards}")
-    return lines
+    return render_timed(game, lang, TITLES, describe)

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kartentisch.cards import Card, piquet_deck, shuffled
-from kartentisch.engine import RECORD_FORMAT, Event
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.slobberhannes.deal import PenaltyCharged, SlobberhannesDeal
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
+from kartentisch.matches import check_first_dealer, match_record, seat_names
 
 __all__ = ["DrawForLead", "MatchEnded", "SlobberhannesMatch"]
 
@@ -95,11 +96,7 @@ class SlobberhannesMatch:
             options = SlobberhannesOptions.from_dict(options)
         self.options = options
         n = options.players
-        self.seat_names = (
-            tuple(seats) if seats is not None else tuple(f"Seat {i}" for i in range(n))
-        )
-        if len(self.seat_names) != n:
-            raise ValueError(f"{len(self.seat_names)} seat names given for {n} players")
+        self.seat_names = seat_names(seats, n)
         self.seed = seed
         self.rng = random.Random(seed)
         self.events: list[Event] = []
@@ -111,8 +108,8 @@ class SlobberhannesMatch:
                 first_dealer = self.draw.dealer
             else:
                 first_dealer = self.rng.randrange(n)
-        elif not 0 <= first_dealer < n:
-            raise ValueError(f"first dealer must be a seat from 0 to {n - 1}")
+        else:
+            check_first_dealer(first_dealer, n)
         self.first_dealer = first_dealer
         self.deals: list[SlobberhannesDeal] = []
         self.cuts: list[int | None] = []
@@ -276,13 +273,4 @@ class SlobberhannesMatch:
 
     def to_record(self) -> dict[str, Any]:
         """A match record: the deals in order, each with dealer, hands and actions."""
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "options": self.options.to_dict(),
-            "seats": list(self.seat_names),
-        }
-        if self.seed is not None:
-            record["seed"] = self.seed
-        record["deals"] = [d.deal_record() for d in self.deals]
-        return record
+        return match_record(self, [d.deal_record() for d in self.deals])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -10,6 +9,7 @@ from typing import Any, Final, Literal
 
 from kartentisch.cards import Card, piquet_deck
 from kartentisch.errors import OptionError
+from kartentisch.options import options_from_dict, options_to_dict
 
 __all__ = ["PRESETS", "SlobberhannesOptions"]
 
@@ -103,36 +103,19 @@ class SlobberhannesOptions:
         cls, data: Mapping[str, Any] | None = None, **overrides: Any
     ) -> SlobberhannesOptions:
         """Options from a record's ``options`` object: a preset, then its overrides."""
-        if not isinstance(data, Mapping | None):
-            raise OptionError("options must be a JSON object of option names and values")
-        if not data and not overrides:
-            return _DEFAULT
-        merged = dict(data or {})
-        merged.update(overrides)
-        preset = merged.pop("preset", "standard")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise OptionError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(merged) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown Slobberhannes option {unknown[0]!r}; "
-                f"known options: {', '.join(sorted(known - {'preset'}))}"
-            )
-        values = {**PRESETS[preset], **merged}
-        return cls(preset=preset, **values)
+        return options_from_dict(
+            cls,
+            data,
+            overrides,
+            presets=PRESETS,
+            default_preset="standard",
+            default=_DEFAULT,
+            game="Slobberhannes",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The preset and every option that differs from it (what a record stores)."""
-        base = SlobberhannesOptions(**{"preset": self.preset, **PRESETS[self.preset]})
-        out: dict[str, Any] = {}
-        if self.preset != "standard":
-            out["preset"] = self.preset
-        for f in dataclasses.fields(self):
-            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name):
-                out[f.name] = getattr(self, f.name)
-        out.setdefault("players", self.players)
-        return out
+        return options_to_dict(self, PRESETS, omit_preset="standard")
 
     def deck(self) -> tuple[Card, ...]:
         """The deck for this number of players (high to low within each suit)."""

@@ -2,41 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kartentisch.errors import (
-    DealError,
-    IllegalActionError,
-    NotationError,
-    OptionError,
-    RecordError,
-)
+from kartentisch.cards import Card
+from kartentisch.errors import RecordError
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
-from kartentisch.records import ReplayError, require
+from kartentisch.records import (
+    hands_dealt,
+    replay_actions,
+    replay_record,
+    require,
+)
 
 __all__ = ["replay", "summarize"]
-
-
-def _options(record: Mapping[str, Any]) -> SlobberhannesOptions:
-    raw = record.get("options", {})
-    if not isinstance(raw, dict):
-        raise RecordError('field "options" must be an object')
-    try:
-        return SlobberhannesOptions.from_dict(raw)
-    except OptionError as exc:
-        raise RecordError(f"options: {exc}") from None
-
-
-def _seats(record: Mapping[str, Any], players: int) -> tuple[str, ...] | None:
-    if "seats" not in record:
-        return None
-    seats = require(record, "seats", list)
-    if len(seats) != players or not all(isinstance(s, str) for s in seats):
-        raise RecordError(f'field "seats" must list {players} names, one per seat')
-    return tuple(seats)
 
 
 def _deal_parts(
@@ -55,80 +36,53 @@ def _play_actions(
     actions: Sequence[Any],
     names: Sequence[str] | None,
     deal_no: int | None,
-    apply: Any,
+    apply: Callable[[Card], object],
 ) -> None:
-    for i, text in enumerate(actions, start=1):
-        seat = deal.to_move
-        name = names[seat] if names is not None and seat is not None else None
-        if not isinstance(text, str):
-            raise RecordError(
-                f"{'deal ' + str(deal_no) + ', ' if deal_no else ''}action {i} must be a card "
-                f"written as text, not {text!r}"
-            )
-        try:
-            card = deal.parse_action(text)
-            apply(card)
-        except NotationError as exc:
-            raise ReplayError(
-                IllegalActionError("bad_notation", str(exc)),
-                position=i,
-                seat=seat,
-                action=text,
-                deal=deal_no,
-                seat_name=name,
-            ) from None
-        except IllegalActionError as exc:
-            raise ReplayError(
-                exc, position=i, seat=seat, action=text, deal=deal_no, seat_name=name
-            ) from None
+    replay_actions(
+        actions,
+        lambda _: deal.to_move,
+        lambda text: apply(deal.parse_action(text)),
+        names=names,
+        deal=deal_no,
+        expected="a card written as text",
+    )
 
 
 def replay(record: Mapping[str, Any]) -> SlobberhannesDeal | SlobberhannesMatch:
     """Check a record action by action and return the replayed deal or match."""
-    options = _options(record)
-    seats = _seats(record, options.players)
-    if "deals" in record:
-        return _replay_match(record, options, seats)
+    return replay_record(
+        record, SlobberhannesOptions.from_dict, SlobberhannesMatch, _replay_deal, _replay_single
+    )
+
+
+def _replay_single(
+    record: Mapping[str, Any], options: SlobberhannesOptions, seats: tuple[str, ...] | None
+) -> SlobberhannesDeal:
+    """Replay a single-deal record."""
     dealer, hands, actions = _deal_parts(record, "the record", options.players)
-    try:
-        deal = SlobberhannesDeal(hands, dealer=dealer, options=options, seats=seats)
-    except DealError as exc:
-        raise RecordError(f"hands: {exc}") from None
+    deal = hands_dealt(
+        lambda: SlobberhannesDeal(hands, dealer=dealer, options=options, seats=seats)
+    )
     _play_actions(deal, actions, seats, None, deal.apply)
     return deal
 
 
-def _replay_match(
-    record: Mapping[str, Any], options: SlobberhannesOptions, seats: tuple[str, ...] | None
-) -> SlobberhannesMatch:
-    deals = require(record, "deals", list)
-    if not deals:
-        raise RecordError('field "deals" must hold at least one deal')
-    if not isinstance(deals[0], dict):
-        raise RecordError("deal 1 must be an object")
-    first_dealer = require(deals[0], "dealer", int, "deal 1")
-    if not 0 <= first_dealer < options.players:
-        raise RecordError(f"deal 1: dealer must be a seat from 0 to {options.players - 1}")
-    match = SlobberhannesMatch(options, seats=seats, first_dealer=first_dealer, start=False)
-    for number, part in enumerate(deals, start=1):
-        where = f"deal {number}"
-        if not isinstance(part, dict):
-            raise RecordError(f"{where} must be an object")
-        if match.is_over:
-            raise RecordError(f"{where}: the match was already over after deal {number - 1}")
-        if match.deals and not match.deal.is_over:
-            raise RecordError(f"{where}: deal {number - 1} was not played to the end")
-        dealer, hands, actions = _deal_parts(part, where, options.players)
-        if dealer != match.next_dealer:
-            raise RecordError(
-                f"{where}: dealer must be seat {match.next_dealer} (the deal passes to the left)"
-            )
-        try:
-            deal = match.start_deal(hands)
-        except DealError as exc:
-            raise RecordError(f"{where}: hands: {exc}") from None
-        _play_actions(deal, actions, seats, number, match.apply)
-    return match
+def _replay_deal(
+    match: SlobberhannesMatch, number: int, part: Mapping[str, Any], seats: tuple[str, ...] | None
+) -> None:
+    """Check deal ``number`` of a match record against the match, then play it."""
+    where = f"deal {number}"
+    if match.is_over:
+        raise RecordError(f"{where}: the match was already over after deal {number - 1}")
+    if match.deals and not match.deal.is_over:
+        raise RecordError(f"{where}: deal {number - 1} was not played to the end")
+    dealer, hands, actions = _deal_parts(part, where, match.options.players)
+    if dealer != match.next_dealer:
+        raise RecordError(
+            f"{where}: dealer must be seat {match.next_dealer} (the deal passes to the left)"
+        )
+    deal = hands_dealt(lambda: match.start_deal(hands), f"{where}: ")
+    _play_actions(deal, actions, seats, number, match.apply)
 
 
 def _deal_summary(deal: SlobberhannesDeal) -> dict[str, Any]:

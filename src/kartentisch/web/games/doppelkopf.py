@@ -47,6 +47,7 @@ from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.tricks import PlayedTrick
+from kartentisch.web.adapter import replay_actions
 
 __all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
 
@@ -152,8 +153,10 @@ class DoppelkopfTable:
     def record(self, *, complete: bool) -> dict[str, Any]:
         record = self.match.to_record()
         if not complete and not self.is_over:
-            # The deal in progress has hidden hands: give only the finished deals.
+            # The deal in progress has hidden hands: give only the finished deals. The
+            # seed would deal every hand again: it is told once the game is over.
             record["deals"] = [d.deal_record() for d in self.match.deals if d.is_over]
+            record.pop("seed", None)
         record["games"] = self.games
         return record
 
@@ -384,10 +387,7 @@ class DoppelkopfTableType:
         seed: int,
         actions: Sequence[tuple[int, str]],
     ) -> DoppelkopfTable:
-        game = self.create(options, names, seed)
-        for seat, text in actions:
-            game.act(seat, text)
-        return game
+        return replay_actions(self.create(options, names, seed), actions)
 
     def describe(self) -> dict[str, Any]:
         defaults = DoppelkopfOptions()

@@ -55,6 +55,7 @@ from kartentisch.games.slapjack.engine import (
     SlapjackOptions,
 )
 from kartentisch.realtime.actions import ActionType, TimedAction
+from kartentisch.web.adapter import replay_actions
 
 __all__ = [
     "IRISH_SNAP",
@@ -344,10 +345,10 @@ class SlapTableType:
         given = dict(options or {})
         preset = given.pop("preset", None)
         if preset is not None:
-            if preset not in self.presets:
-                raise OptionError(
-                    f"unknown {self.name} preset {preset!r}; known: {', '.join(self.presets)}"
-                )
+            if not isinstance(preset, str) or preset not in self.presets:
+                known = ", ".join(self.presets)
+                shown = str(preset)[:40]
+                raise OptionError(f"unknown {self.name} preset {shown!r}; known: {known}")
             given = {**self.presets[preset], **given}
         if "players" in given and given["players"] != seats:
             raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
@@ -374,10 +375,7 @@ class SlapTableType:
         seed: int,
         actions: Sequence[tuple[int, str]],
     ) -> SlapTable:
-        game = self.create(options, names, seed)
-        for seat, text in actions:
-            game.act(seat, text)
-        return game
+        return replay_actions(self.create(options, names, seed), actions)
 
     def describe(self) -> dict[str, Any]:
         defaults = self.options_type()

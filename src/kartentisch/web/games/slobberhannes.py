@@ -4,11 +4,34 @@ The view of a seat is built from the current deal's
 :meth:`~kartentisch.games.slobberhannes.deal.SlobberhannesDeal.observation`
 (the hand and the legal cards of that seat only) plus what is public: the
 penalties, the running totals and the finished deals trick by trick.
+
+**The cut** (the Russian preset, option ``cut``): before every deal the seat
+to the dealer's right cuts the shuffled deck, as in the terminal game. That
+seat is the one in :attr:`SlobberhannesTable.acting`; its legal actions are
+``cut 1`` … ``cut 31`` (how many cards it lifts off the top; one card fewer
+per card removed from the deck), and the stored action is the cut. A bot, or
+a person whose turn timer ran out or who is away, cuts at a place drawn from
+the table's seed and the deal's number (:meth:`SlobberhannesTable.bot_action`),
+so replaying the stored actions deals the same cards.
+
+>>> options = TABLE_GAME.normalize_options({"preset": "russian"}, seats=4)
+>>> game = TABLE_GAME.create(options, ["Ann", "Ben", "Cyd", "Dora"], seed=3)
+>>> cutter = game.acting[0]
+>>> game.view(None)["cut"] == {"seat": cutter, "dealer": (cutter + 1) % 4, "deal": 1, "max": 31}
+True
+>>> game.legal(cutter)[:2], game.legal((cutter + 1) % 4)
+(['cut 1', 'cut 2'], [])
+>>> game.act(cutter, "cut 12")
+>>> game.actions == [(cutter, "cut 12")], game.view(None)["cut"]
+(True, None)
+>>> game.view(None)["cuts"] == [{"deal": 1, "seat": cutter, "n": 12}]
+True
 """
 
 from __future__ import annotations
 
-import dataclasses
+import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
@@ -19,8 +42,12 @@ from kartentisch.games.slobberhannes.deal import SlobberhannesDeal, Slobberhanne
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
+from kartentisch.web.adapter import replay_actions
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
+
+#: The highest penalty target a web table accepts (the lobby offers 1 to this).
+MAX_TARGET: Final = 100
 
 #: Options the lobby offers, with their choices (the rest keep their preset's value).
 _OPTION_CHOICES: Final[dict[str, list[Any]]] = {
@@ -33,6 +60,10 @@ _OPTION_CHOICES: Final[dict[str, list[Any]]] = {
 }
 
 
+#: A cut as a player sends it and as the store keeps it: ``cut 12``.
+_CUT = re.compile(r"\s*cut\s+(\d{1,3})\s*", re.IGNORECASE)
+
+
 def _trick(trick: PlayedTrick) -> dict[str, Any]:
     return dict(trick.to_dict())
 
@@ -43,10 +74,60 @@ class SlobberhannesTable:
     game: ClassVar[str] = "slobberhannes"
 
     def __init__(self, options: SlobberhannesOptions, names: Sequence[str], seed: int) -> None:
-        # A cut is a question to a person in the terminal; at a web table nobody cuts.
-        options = dataclasses.replace(options, cut=False) if options.cut else options
-        self.match = SlobberhannesMatch(options, seats=names, seed=seed)
+        self.seed = seed
+        #: Whether every deal waits for a cut (then the adapter starts each deal itself).
+        self.cutting = options.cut
+        self.match = SlobberhannesMatch(options, seats=names, seed=seed, start=not options.cut)
         self._actions: list[tuple[int, str]] = []
+        #: The seat that cut each deal (None where nobody did).
+        self._cutters: list[int | None] = []
+        #: Summaries of finished deals (they never change), sent in every view.
+        self._summaries: dict[int, tuple[SlobberhannesDeal, dict[str, Any]]] = {}
+
+    # -- the cut --------------------------------------------------------------
+
+    @property
+    def cutter(self) -> int | None:
+        """The seat due to cut the next deal now, or None."""
+        match = self.match
+        if not self.cutting or match.is_over or (match.deals and not match.deal.is_over):
+            return None
+        return (match.next_dealer - 1) % match.options.players
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.match.options.deck())
+
+    def bot_action(self, seat: int) -> str | None:
+        """What the table does for a bot (or an absent person) without asking it: the cut.
+
+        The place is drawn from the table's seed and the deal's number: the
+        same whenever it is asked, so a late answer never differs. Otherwise
+        None: the seat's bot chooses from its observation.
+        """
+        if seat != self.cutter:
+            return None
+        draw = random.Random(f"cut {self.seed} {len(self.match.deals)}")
+        return f"cut {draw.randrange(1, self.deck_size)}"
+
+    def _cut(self, seat: int, text: str) -> None:
+        cutter = self.cutter
+        found = _CUT.fullmatch(text)
+        if cutter is None:
+            raise IllegalActionError("no_cut", "nobody cuts now", seat=seat, text=text)
+        if seat != cutter:
+            raise IllegalActionError("not_your_turn", "it is not your cut", seat=seat)
+        if found is None:
+            raise IllegalActionError("cut_first", "the deck must be cut first", seat=seat)
+        high = self.deck_size - 1
+        lifted = int(found[1])
+        if not 1 <= lifted <= high:
+            raise IllegalActionError(
+                "bad_cut", f"a cut lifts 1 to {high} cards", seat=seat, low=1, high=high
+            )
+        self.match.start_deal(cut=lifted)
+        self._cutters.append(seat)
+        self._actions.append((seat, f"cut {lifted}"))
 
     # -- the adapter API ----------------------------------------------------
 
@@ -56,6 +137,9 @@ class SlobberhannesTable:
 
     @property
     def acting(self) -> tuple[int, ...]:
+        cutter = self.cutter
+        if cutter is not None:
+            return (cutter,)
         seat = self.match.to_move
         return () if seat is None else (seat,)
 
@@ -68,6 +152,9 @@ class SlobberhannesTable:
         return list(self._actions)
 
     def legal(self, seat: int) -> list[str]:
+        cutter = self.cutter
+        if cutter is not None:
+            return [f"cut {n}" for n in range(1, self.deck_size)] if seat == cutter else []
         if self.match.to_move != seat:
             return []
         return [str(c) for c in self.match.legal_actions()]
@@ -76,16 +163,25 @@ class SlobberhannesTable:
         match = self.match
         if match.is_over:
             raise IllegalActionError("match_over", "the match is over", seat=seat)
+        if self.cutter is not None or _CUT.fullmatch(text):
+            self._cut(seat, text)
+            return
         deal = match.deal
         try:
             card = deal.parse_action(text)
         except NotationError as exc:
             raise IllegalActionError("bad_notation", str(exc), seat=seat, text=text) from None
-        # The next deal starts by itself once this one ends (match.play).
-        match.play(card, seat)
+        if self.cutting:
+            # The next deal waits for its cut.
+            match.apply(card, seat)
+        else:
+            # The next deal starts by itself once this one ends (match.play).
+            match.play(card, seat)
         self._actions.append((seat, str(card)))
 
     def observation(self, seat: int) -> SlobberhannesObservation:
+        if not self.match.deals:
+            raise ValueError("no deal yet: the deck is being cut")
         return self.match.deal.observation(seat)
 
     def format_action(self, action: Any) -> str:
@@ -95,39 +191,50 @@ class SlobberhannesTable:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         match = self.match
-        deal = match.deal
         players = match.options.players
-        # A spectator's view starts from seat 0's observation with everything private removed.
-        obs = deal.observation(0 if seat is None else seat)
+        cutter = self.cutter
+        view: dict[str, Any]
+        if cutter is not None:
+            view = self._cut_view(seat, cutter)
+        else:
+            deal = match.deal
+            # A spectator's view starts from seat 0's observation with everything private removed.
+            obs = deal.observation(0 if seat is None else seat)
+            last_trick: dict[str, Any] | None = None
+            if obs.tricks:
+                last_trick = _trick(obs.tricks[-1])
+            elif not obs.trick.cards and len(match.deals) > 1:
+                last_trick = _trick(match.deals[-2].tricks[-1])
+            view = {
+                "deal_number": len(match.deals),
+                "dealer": obs.dealer,
+                "to_move": obs.to_move if not match.is_over else None,
+                "hand": [str(c) for c in obs.hand] if seat is not None else None,
+                "legal": [str(c) for c in obs.legal_actions] if seat is not None else [],
+                "hand_sizes": list(obs.hand_sizes),
+                "trick": _trick(obs.trick),
+                "trick_number": obs.trick_number,
+                "last_trick": last_trick,
+                "tricks_per_deal": obs.tricks_per_deal,
+                "penalties": list(obs.penalties),
+                "penalty_events": self._penalties(deal),
+                "cut": None,
+            }
         finished = [d for d in match.deals if d.is_over]
-        last_trick: dict[str, Any] | None = None
-        if obs.tricks:
-            last_trick = _trick(obs.tricks[-1])
-        elif not obs.trick.cards and len(match.deals) > 1:
-            last_trick = _trick(match.deals[-2].tricks[-1])
-        view: dict[str, Any] = {
+        view |= {
             "game": self.game,
             "seat": seat,
             "players": players,
             "names": list(match.seat_names),
             "version": self.version,
-            "deal_number": len(match.deals),
-            "dealer": obs.dealer,
-            "to_move": obs.to_move if not match.is_over else None,
-            "hand": [str(c) for c in obs.hand] if seat is not None else None,
-            "legal": [str(c) for c in obs.legal_actions] if seat is not None else [],
-            "hand_sizes": list(obs.hand_sizes),
-            "trick": _trick(obs.trick),
-            "trick_number": obs.trick_number,
-            "last_trick": last_trick,
-            "tricks_per_deal": obs.tricks_per_deal,
-            "penalties": list(obs.penalties),
-            "penalty_events": self._penalties(deal),
+            "cuts": self._cuts(),
             "totals": list(match.totals()),
             "team_totals": list(match.team_totals()),
             "teams": [list(t) for t in match.options.teams()],
             "chips": list(match.chips()),
             "target": match.options.target,
+            # The effective rule: options only name what differs from their preset.
+            "scoring": match.options.scoring,
             "options": match.options.to_dict(),
             "deals": [self._deal_summary(i + 1, d) for i, d in enumerate(finished)],
             "over": match.is_over,
@@ -148,11 +255,46 @@ class SlobberhannesTable:
     def record(self, *, complete: bool) -> dict[str, Any]:
         record = self.match.to_record()
         if not complete and not self.match.is_over:
-            # The deal in progress has hidden hands: give only the finished deals.
+            # The deal in progress has hidden hands: give only the finished deals. The
+            # seed would deal every hand again: it is told once the game is over.
             record["deals"] = [d.deal_record() for d in self.match.deals if d.is_over]
+            record.pop("seed", None)
         return record
 
     # -- helpers -------------------------------------------------------------
+
+    def _cut_view(self, seat: int | None, cutter: int) -> dict[str, Any]:
+        """Between deals, while the deck waits for its cut: nobody holds cards."""
+        match = self.match
+        players = match.options.players
+        dealer = match.next_dealer
+        number = len(match.deals) + 1
+        last = match.deals[-1] if match.deals else None
+        return {
+            "deal_number": number,
+            "dealer": dealer,
+            "to_move": cutter,
+            "hand": [] if seat is not None else None,
+            "legal": self.legal(seat) if seat is not None else [],
+            "hand_sizes": [0] * players,
+            "trick": {"leader": (dealer + 1) % players, "seats": [], "cards": [], "winner": None},
+            "trick_number": 1,
+            "last_trick": _trick(last.tricks[-1]) if last is not None and last.tricks else None,
+            "tricks_per_deal": self.deck_size // players,
+            "penalties": [0] * players,
+            "penalty_events": [],
+            "cut": {"seat": cutter, "dealer": dealer, "deal": number, "max": self.deck_size - 1},
+        }
+
+    def _cuts(self) -> list[dict[str, Any]]:
+        """Every cut so far: the deal, who cut and how many cards were lifted."""
+        if not self.cutting:
+            return []
+        return [
+            {"deal": i + 1, "seat": seat, "n": n}
+            for i, (seat, n) in enumerate(zip(self._cutters, self.match.cuts, strict=True))
+            if seat is not None and n is not None
+        ]
 
     @staticmethod
     def _penalties(deal: SlobberhannesDeal) -> list[dict[str, Any]]:
@@ -162,13 +304,19 @@ class SlobberhannesTable:
         ]
 
     def _deal_summary(self, number: int, deal: SlobberhannesDeal) -> dict[str, Any]:
-        return {
+        """A finished deal for the review, made once (views share it: read only)."""
+        kept = self._summaries.get(number)
+        if kept is not None and kept[0] is deal:
+            return kept[1]
+        summary = {
             "number": number,
             "dealer": deal.dealer,
             "tricks": [_trick(t) for t in deal.tricks],
             "points": list(deal.points()),
             "penalties": self._penalties(deal),
         }
+        self._summaries[number] = (deal, summary)
+        return summary
 
 
 class SlobberhannesTableType:
@@ -194,6 +342,10 @@ class SlobberhannesTableType:
         if "players" in given and given["players"] != seats:
             raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
         given["players"] = seats
+        target = given.get("target")
+        if isinstance(target, int) and not 1 <= target <= MAX_TARGET:
+            # A longer match would never end at a web table.
+            raise OptionError(f"target must be a whole number from 1 to {MAX_TARGET}")
         return SlobberhannesOptions.from_dict(given).to_dict()
 
     def create(
@@ -208,10 +360,7 @@ class SlobberhannesTableType:
         seed: int,
         actions: Sequence[tuple[int, str]],
     ) -> SlobberhannesTable:
-        game = self.create(options, names, seed)
-        for seat, text in actions:
-            game.act(seat, text)
-        return game
+        return replay_actions(self.create(options, names, seed), actions)
 
     def describe(self) -> dict[str, Any]:
         defaults = SlobberhannesOptions()
@@ -228,7 +377,7 @@ class SlobberhannesTableType:
                 name: {"choices": choices, "default": getattr(defaults, name)}
                 for name, choices in _OPTION_CHOICES.items()
             }
-            | {"target": {"min": 1, "max": 100, "default": defaults.target}},
+            | {"target": {"min": 1, "max": MAX_TARGET, "default": defaults.target}},
         }
 
 

@@ -1,8 +1,9 @@
-// Kartentisch in the browser: a tiny router over the lobby, a table and the rules.
+// Kartentisch in the browser: a tiny router over the lobby, a table, the rules and replays.
 
-import { h, toast } from "./dom.js";
+import { h, rulesHref, toast } from "./dom.js";
 import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, t } from "./i18n.js";
 import { leaveLobby, showLobby } from "./lobby.js";
+import { leaveReplay, showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { TableScreen } from "./table.js";
 
@@ -17,6 +18,7 @@ function navigate(path, replace = false) {
 
 async function route() {
   leaveLobby();
+  leaveReplay();
   screen?.destroy();
   screen = null;
   drawHeader();
@@ -27,6 +29,8 @@ async function route() {
       screen = new TableScreen(root, m[1], navigate);
     } else if ((m = path.match(/^\/rules\/([\w-]+)$/))) {
       await showRules(root, m[1]);
+    } else if ((m = path.match(/^\/replay(?:\/([\w-]+))?$/))) {
+      await showReplay(root, m[1] || null);
     } else {
       await showLobby(root, navigate);
     }
@@ -43,6 +47,12 @@ function drawHeader() {
   select.addEventListener("change", async () => {
     await loadLanguage(select.value);
     document.title = t("ui.title");
+    // A ?lang= in the address would undo the choice on the next reload.
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) {
+      url.searchParams.set("lang", select.value);
+      history.replaceState(null, "", url);
+    }
     if (screen) {
       // Keep the connection; the server's messages follow the new language too.
       screen.hello();
@@ -56,7 +66,8 @@ function drawHeader() {
     h("a.brand", { href: "/", "data-link": "" }, "♣ ", t("ui.title")),
     h("nav", {},
       h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
-      h("a", { href: "/rules/slobberhannes", "data-link": "" }, t("nav.rules"))),
+      h("a.rules-link", { href: rulesHref(), "data-link": "" }, t("nav.rules")),
+      h("a.replay-link", { href: "/replay", "data-link": "" }, t("nav.replay"))),
     select);
 }
 

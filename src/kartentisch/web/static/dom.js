@@ -1,6 +1,8 @@
 // Small DOM helpers: elements are built with text content, never from strings
 // that hold names or other input.
 
+import { lang } from "./i18n.js";
+
 /** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")`` */
 export function h(tag, attrs = {}, ...children) {
   const [head, ...classes] = tag.split(".");
@@ -21,6 +23,21 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+// The header's rules link follows the game on screen: the lobby's choice, the
+// table's game, the rules being read; in the page's language.
+let rulesGame = "slobberhannes";
+
+export function rulesHref() {
+  return `/rules/${encodeURIComponent(rulesGame)}?lang=${lang}`;
+}
+
+export function setRulesGame(game) {
+  if (!game) return;
+  rulesGame = game;
+  const link = document.querySelector("#top a.rules-link");
+  if (link) link.setAttribute("href", rulesHref());
 }
 
 let toastTimer = null;

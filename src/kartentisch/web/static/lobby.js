@@ -1,6 +1,6 @@
 // The lobby: create a table, see the open ones, join or watch.
 
-import { api, h, saveSeat, toast } from "./dom.js";
+import { api, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 let refreshTimer = null;
@@ -59,6 +59,7 @@ function createForm(games, navigate) {
   // Presets, seats and rule options follow the game chosen.
   const drawGame = () => {
     game = games.find((g) => g.name === gameSelect.value) || games[0];
+    setRulesGame(game.name);
     presetSelect.replaceChildren(...Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
     seatsInput.min = game.min_seats;
     seatsInput.max = game.max_seats;

@@ -1,9 +1,10 @@
 // The rules of a game as implemented, in the page's language.
 
-import { api, h } from "./dom.js";
+import { api, h, setRulesGame } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 export async function showRules(root, game) {
+  setRulesGame(game);
   const { rules } = await api("/api/games");
   const response = await fetch(`/api/rules/${encodeURIComponent(game)}/${lang}?format=html`);
   const article = h("article.panel.rules");

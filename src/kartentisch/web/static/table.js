@@ -1,7 +1,7 @@
 // A table in real time: the WebSocket, the waiting room, and the game screen
 // drawn by the game's own renderer (games/<name>.js).
 
-import { forgetSeat, h, savedSeat, saveSeat, toast } from "./dom.js";
+import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 
@@ -72,6 +72,7 @@ export class TableScreen {
     this.closed = true;
     clearInterval(this.clock);
     this.renderer?.destroy?.(this.memory);
+    delete this.root.dataset.version;
     this.ws?.close();
   }
 
@@ -99,6 +100,7 @@ export class TableScreen {
 
   async render() {
     const { view, table } = this.message;
+    setRulesGame(table.game);
     if (!view) {
       this.root.replaceChildren(this.waitingRoom(table));
       return;
@@ -117,6 +119,9 @@ export class TableScreen {
       tableId: this.id,
       rerender: () => this.render(),
     });
+    // The version drawn, for whoever watches the page (tools, tests): it changes
+    // with every state the server sends, accepted actions and refusals alike.
+    this.root.dataset.version = String(this.message.version);
     this.tick();
   }
 

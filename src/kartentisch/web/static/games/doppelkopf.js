@@ -8,6 +8,8 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
 const CARD = /^(10|[2-9JQKA])[CSHD]$/;
+// On a phone the felt is narrow: the seats at the sides come in so that none leaves the screen.
+const NARROW = window.matchMedia("(max-width: 820px)");
 const ANNOUNCEMENTS = ["re", "kontra", "no90", "no60", "no30", "schwarz"];
 
 let styled = false;
@@ -85,7 +87,7 @@ function spoken(view, seat) {
 
 function seatBox(view, table, seat) {
   const info = table.seats[seat];
-  const p = position(view, seat, 40, 40);
+  const p = position(view, seat, NARROW.matches ? 35 : 40, 40);
   const out = !view.playing.includes(seat);
   const classes = ["seat"];
   if (view.to_move === seat) classes.push("to-move");
@@ -482,6 +484,7 @@ export function render(root, message, ctx) {
     lastTrick(view, table),
     games,
     played.length || view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
+    played.length || view.over ? h("a.button.small.replay-link", { href: `/replay/${ctx.tableId}`, "data-link": "" }, t("ui.replay")) : null,
     h("p#banner.muted"));
 
   root.replaceChildren(h("div.game.dk-game", {},

@@ -201,6 +201,8 @@ function pileBox(view, ctx) {
   if (canSlap) classes.push("slappable");
   // The pile is the slap button on a touch screen: a tap slaps at once.
   return h(`div.${classes.join(".")}`, {
+    "data-size": view.pile_size,
+    "data-turned": view.turned,
     role: canSlap ? "button" : null,
     "aria-label": canSlap ? t("sj.slap") : null,
     onpointerdown: canSlap ? (event) => { event.preventDefault(); slap(ctx, view, view.call_required); } : null,
@@ -426,6 +428,7 @@ export function render(root, message, ctx) {
     help,
     rtt,
     view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
+    view.over ? h("a.button.small.replay-link", { href: `/replay/${ctx.tableId}`, "data-link": "" }, t("ui.replay")) : null,
     h("p#banner.muted"));
 
   root.replaceChildren(h(`div.game.sj-game${isSnap(view) ? ".snap" : ""}`, {},

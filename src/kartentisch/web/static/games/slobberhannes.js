@@ -1,5 +1,7 @@
 // The Slobberhannes table: seats around the felt, the trick in the middle,
 // your hand below, the score sheet and the trick-by-trick review beside.
+// With the cut (the Russian preset) the deck lies on the felt between deals
+// and the seat due to cut chooses where, above its (empty) hand.
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
@@ -43,7 +45,7 @@ function seatBox(view, table, seat) {
   else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
   else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   const backs = seat === view.seat ? null : h("div.backs", {}, Array.from({ length: view.hand_sizes[seat] }, () => h("span.back", { html: backSVG() })));
-  return h(`div.${classes.join(".")}`, { style: { left: `${p.x}%`, top: `${p.y}%` } },
+  return h(`div.${classes.join(".")}`, { "data-seat": seat, style: { left: `${p.x}%`, top: `${p.y}%` } },
     h("div.seat-name", {}, nameOf(view, table, seat), " ", badges),
     backs,
     h("div.seat-score", { title: t("ui.seat_score", { n: view.penalties[seat], total: view.totals[seat] }) },
@@ -52,6 +54,10 @@ function seatBox(view, table, seat) {
 
 function statusLine(view, table) {
   if (view.over) return t("ui.match_over");
+  if (view.cut) {
+    return view.cut.seat === view.seat ? t("cut.your_cut")
+      : t("cut.waiting", { name: nameOf(view, table, view.cut.seat), dealer: nameOf(view, table, view.cut.dealer) });
+  }
   if (view.to_move === null) return "";
   if (view.to_move === view.seat) return t("ui.your_turn");
   return t("ui.waiting_for", { name: nameOf(view, table, view.to_move) });
@@ -74,6 +80,52 @@ function handRow(view, ctx) {
   return h("div.hand", { "aria-label": t("ui.your_hand") }, cards);
 }
 
+// -- the cut --------------------------------------------------------------------
+
+/** The deck on the felt: one packet, or the two a cut of ``lifted`` cards makes. */
+function cutDeck(view, lifted) {
+  const total = view.cut.max + 1;
+  const packet = (n, cls) => h(`div.cut-packet${cls}`, {}, h("span.back", { html: backSVG() }), h("span.cut-count", {}, n));
+  return h("div.cut-deck", { "aria-hidden": "true" },
+    lifted ? [packet(total - lifted, ".below"), packet(lifted, ".lifted")] : packet(total, ""));
+}
+
+/** For the seat due to cut: how many cards to lift (a slider), and the cut itself. */
+function cutBar(view, ctx) {
+  const memory = ctx.memory;
+  const { max, deal } = view.cut;
+  const total = max + 1;
+  if (memory.cutDeal !== deal) {
+    memory.cutDeal = deal;
+    memory.cut = Math.floor(total / 2);
+  }
+  memory.cut = Math.max(1, Math.min(max, memory.cut));
+  const packets = h("span.cut-packets", {}, t("cut.packets", { n: memory.cut, rest: total - memory.cut }));
+  const button = h("button.primary.cut-button", {
+    "data-action": `cut ${memory.cut}`,
+    onclick: () => ctx.act(`cut ${memory.cut}`),
+  }, t("cut.button"));
+  const slider = h("input.cut-range", {
+    type: "range", min: 1, max, step: 1, value: memory.cut, "aria-label": t("cut.how_many"),
+    // Updated in place: a redraw would drop the slider from under the finger.
+    oninput: (event) => {
+      memory.cut = Number(event.target.value);
+      packets.textContent = t("cut.packets", { n: memory.cut, rest: total - memory.cut });
+      button.setAttribute("data-action", `cut ${memory.cut}`);
+      document.querySelector(".felt .cut-deck")?.replaceWith(cutDeck(view, memory.cut));
+    },
+  });
+  return h("div.cut-bar", { role: "group", "aria-label": t("cut.title") },
+    h("span.cut-label", {}, t("cut.title")), slider, packets, button);
+}
+
+/** "Ann cut 12", under the deal and trick, while the first trick of a cut deal is played. */
+function cutNote(view, table) {
+  if (view.cut || view.trick_number !== 1) return null;
+  const cut = view.cuts?.find((c) => c.deal === view.deal_number);
+  return cut ? h("div.cut-note", {}, t("cut.done", { name: nameOf(view, table, cut.seat), n: cut.n })) : null;
+}
+
 function penaltyText(view, table, p) {
   return t(`reason.${p.reason}`, { name: nameOf(view, table, p.seat), chips: p.chips, trick: p.trick ?? "" });
 }
@@ -87,7 +139,7 @@ function scoreSheet(view, table) {
   }
   const totals = h("tr.totals", {}, h("th", {}, t("ui.totals")), view.totals.map((p) => h("th", {}, p)));
   const extra = [];
-  if ((view.options.scoring ?? "chips") === "chips") {
+  if ((view.scoring ?? view.options.scoring ?? "chips") === "chips") {
     extra.push(h("tr", {}, h("td", {}, t("ui.chips")), view.chips.map((c) => h("td", {}, c))));
   }
   if (view.result) {
@@ -178,10 +230,15 @@ export function render(root, message, ctx) {
   }
   memory.deals = view.deals.length;
 
+  const cutting = Boolean(view.cut);
+  const myCut = cutting && view.cut.seat === view.seat;
+  const cutControls = myCut && !view.over ? cutBar(view, ctx) : null;
   const felt = h("div.felt", {},
     [...Array(view.players).keys()].map((s) => seatBox(view, table, s)),
-    h("div.trick", {}, trickCards(view, view.trick, 16)),
-    h("div.felt-info", {}, t("ui.deal_trick", { deal: view.deal_number, trick: Math.min(view.trick_number, view.tricks_per_deal), total: view.tricks_per_deal })));
+    cutting ? cutDeck(view, myCut ? memory.cut : null) : h("div.trick", {}, trickCards(view, view.trick, 16)),
+    h("div.felt-info", {}, cutting ? t("cut.deal", { deal: view.deal_number })
+      : t("ui.deal_trick", { deal: view.deal_number, trick: Math.min(view.trick_number, view.tricks_per_deal), total: view.tricks_per_deal }),
+    cutNote(view, table)));
 
   const status = h(`div.status${view.to_move === view.seat && view.seat !== null ? ".mine" : ""}`, { role: "status" },
     h("span", {}, statusLine(view, table)), " ", h("span.timer"));
@@ -197,10 +254,11 @@ export function render(root, message, ctx) {
     lastTrick(view, table),
     reviews,
     view.deals.length || view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
+    view.deals.length || view.over ? h("a.button.small.replay-link", { href: `/replay/${ctx.tableId}`, "data-link": "" }, t("ui.replay")) : null,
     h("p#banner.muted"));
 
   root.replaceChildren(h("div.game", {},
-    h("div.main", {}, resultBox(view, table), status, felt, handRow(view, ctx)),
+    h("div.main", {}, resultBox(view, table), status, felt, cutControls, handRow(view, ctx)),
     side,
     memory.review ? reviewDialog(view, table, ctx) : memory.dealOver ? dealOverDialog(view, table, ctx) : null));
 }

@@ -1,4 +1,4 @@
-"""Game analysis: what each decision cost, with full and with the seat's information.
+"""Slobberhannes analysis: what each decision cost, with full and with the seat's information.
 
 For every decision of a seat in a Slobberhannes record:
 
@@ -15,18 +15,28 @@ A decision with one possible card is listed as forced and costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kartentisch.analysis.base import check_seat, seat_names
+from kartentisch.analysis.texts import t
 from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 from kartentisch.cards import Card
-from kartentisch.errors import KartentischError
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.search.slobberhannes_solver import solve_moves
 
-__all__ = ["Decision", "analyze_slobberhannes"]
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "Decision",
+    "SlobberhannesAnalysis",
+    "analyse_record",
+    "analyze_slobberhannes",
+]
+
+#: Deals sampled per decision for the seat's information.
+DEFAULT_SAMPLES = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +124,92 @@ def analyze_slobberhannes(
 ) -> list[Decision]:
     """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
     deals = _deals(replayed)
-    if seat is not None and not 0 <= seat < deals[0].num_seats:
-        raise KartentischError(f"no seat {seat}: seats run from 0 to {deals[0].num_seats - 1}")
+    check_seat(seat, deals[0].num_seats)
     bot = StrongSlobberhannesBot(seed, samples=samples, min_samples=samples, time_budget=60.0)
     out: list[Decision] = []
     for number, deal in enumerate(deals, start=1):
         out.extend(_decisions(deal, number, seat, bot))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class SlobberhannesAnalysis:
+    """The decisions of a record, with the seats' names to print them."""
+
+    decisions: list[Decision]
+    names: tuple[str, ...]
+
+    def _totals(self) -> dict[int, list[float]]:
+        totals: dict[int, list[float]] = {}
+        for d in self.decisions:
+            cost = totals.setdefault(d.seat, [0.0, 0.0])
+            cost[0] += d.full_cost
+            cost[1] += d.expected_cost
+        return totals
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": [d.to_dict() for d in self.decisions],
+            "totals": {
+                str(s): {"full_information": c[0], "seat_information": round(c[1], 4)}
+                for s, c in sorted(self._totals().items())
+            },
+        }
+
+    def text(self, lang: str = "en") -> list[str]:
+        """One line per decision, then each seat's totals, in ``lang``."""
+        names = self.names
+        lines: list[str] = []
+        for d in self.decisions:
+            head = t(
+                lang,
+                "card_head",
+                deal=d.deal,
+                trick=d.trick,
+                name=names[d.seat],
+                card=d.played.symbol,
+            )
+            if d.forced:
+                lines.append(t(lang, "forced", head=head))
+                continue
+            full = (
+                t(lang, "sh_full_best")
+                if d.full_cost == 0
+                else t(lang, "sh_full_better", card=d.full_best.symbol, cost=d.full_cost)
+            )
+            seen = (
+                t(lang, "sh_seen_best")
+                if d.expected_cost < 0.005
+                else t(
+                    lang,
+                    "sh_seen_better",
+                    card=d.expected_best.symbol,
+                    cost=f"{d.expected_cost:.2f}",
+                )
+            )
+            lines.append(f"{head}: {full}; {seen}")
+        lines.append("")
+        for seat, (full_cost, expected_cost) in sorted(self._totals().items()):
+            lines.append(
+                t(
+                    lang,
+                    "sh_total",
+                    name=names[seat],
+                    full=f"{full_cost:.0f}",
+                    expected=f"{expected_cost:.2f}",
+                )
+            )
+        return lines
+
+
+def analyse_record(
+    replayed: SlobberhannesDeal | SlobberhannesMatch,
+    *,
+    seat: int | None = None,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+) -> SlobberhannesAnalysis:
+    """:func:`analyze_slobberhannes` with the names to print it (the registry's entry)."""
+    decisions = analyze_slobberhannes(replayed, seat=seat, seed=seed, samples=samples)
+    names: Sequence[str] | None = replayed.seat_names
+    return SlobberhannesAnalysis(decisions, seat_names(names, replayed.options.players))

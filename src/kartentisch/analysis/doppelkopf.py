@@ -1,0 +1,595 @@
+"""Doppelkopf analysis: what each decision cost, with full and with the seat's information.
+
+**Cards.** For every card a seat played with a choice:
+
+* with **full information** (every hand and both parties known) the two-party
+  solver (:mod:`kartentisch.search.doppelkopf_solver`) values each card the
+  seat could follow with: the Augen its party ends the deal with after best
+  play on both sides (tricks in an ouvert solo), and the points those are
+  worth. With at most :data:`FULL_EXACT_TRICKS` tricks left (the card's own
+  trick included) the values are **exact**; earlier a whole-deal solve costs
+  seconds to minutes, so the search looks :data:`HORIZON` tricks ahead and a
+  greedy playout values the rest: an **estimate**, marked as such;
+* with **the seat's information** the strong bot's Perfect-Information Monte
+  Carlo (:meth:`StrongDoppelkopfBot.evaluate
+  <kartentisch.bots.doppelkopf_strong.StrongDoppelkopfBot.evaluate>`): deals
+  consistent with what the seat had seen, each solved, give each card's
+  expected points. With at most :data:`PIMC_EXACT_TRICKS` tricks left each
+  sample is solved to the end (``pimc``); earlier with the same horizon
+  search (``pimc-estimate``).
+
+The cost of the card played is the best card's value minus its own: points,
+and for full information Augen too.
+
+**Points** are the strong bot's utility
+(:func:`~kartentisch.bots.doppelkopf_strong.utility_steps`), for the seat's
+party: in a normal game, a Hochzeit or an Armut the house score of the game
+(the winner gets 10 as Re, 20 as Kontra, plus 10 per stage the loser stayed
+below 90, 60, 30; a party that missed a stage it announced loses) with the
+announcements made so far, but without extra points and multipliers; in a
+solo +1 won, −1 lost (in an ouvert solo: whether the opponents take a
+trick). Points never fall as a party's Augen rise, so with all hands known
+they follow exactly from the solved Augen.
+
+**Not solved.** Declarations, the Armut (answer, cards passed) and
+announcements have no exact value here: they are listed with what the strong
+bot would do (the heuristic bot's rules) and marked not solved; so are the
+cards of a Nullsolo and of a Hochzeit still looking for its partner, which
+the two-party solver does not model, and a revoke (table mode). An
+announcement made out of turn is listed without the bot's view: bots speak
+only at their turn.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kartentisch.analysis.base import check_seat, seat_names
+from kartentisch.analysis.texts import note, t
+from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot, utility_steps
+from kartentisch.cards import Card
+from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.match import DoppelkopfMatch
+from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+from kartentisch.search.doppelkopf_solver import Position, card_points, solve_moves
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "FULL_EXACT_TRICKS",
+    "HORIZON",
+    "PIMC_EXACT_TRICKS",
+    "BotView",
+    "DoppelkopfAnalysis",
+    "DoppelkopfDecision",
+    "FullInformation",
+    "SeatInformation",
+    "analyse_record",
+    "analyze_doppelkopf",
+    "bot_view",
+]
+
+#: Deals sampled per card for the seat's information.
+DEFAULT_SAMPLES = 20
+#: With at most this many tricks left, the full-information values are exact.
+FULL_EXACT_TRICKS: Final = 7
+#: With at most this many tricks left, each PIMC sample is solved to the end
+#: (the strong bot's own setting).
+PIMC_EXACT_TRICKS: Final = 6
+#: Earlier, the search looks this many tricks ahead and a greedy playout values the rest.
+HORIZON: Final = 3
+
+
+# -- the strong bot's view of one turn ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """What the strong bot makes of a seat's turn.
+
+    ``choice`` is what it would do now (an announcement before its card, if
+    it would make one; ``announce`` then names it); ``card`` the card it
+    would play (None outside the play); ``method``: ``forced`` (one card),
+    ``pimc`` (samples solved to the end), ``pimc-estimate`` (samples searched
+    :data:`HORIZON` tricks deep, then a greedy playout) or ``heuristic`` (not
+    searched: the heuristic bot's rules); ``expected``: mean points per card
+    for the seat's party when searched.
+    """
+
+    choice: Action
+    card: Card | None
+    method: str
+    expected: dict[Card, float]
+    samples: int
+    announce: Call | None = None
+
+
+def bot_view(
+    obs: DoppelkopfObservation, bot: StrongDoppelkopfBot, *, early: bool = False
+) -> BotView:
+    """The strong bot's choice for ``obs`` and, for a card, its PIMC values.
+
+    Like :meth:`StrongDoppelkopfBot.choose`, the search runs only in the last
+    ``bot.exact_tricks`` tricks; ``early`` searches the earlier tricks too,
+    ``bot.horizon`` tricks deep (an estimate where the bot plays by rule).
+    """
+    preferred = bot.fallback.choose(obs)
+    if obs.phase != "play" or obs.to_move != obs.seat:
+        return BotView(preferred, None, "heuristic", {}, 0)
+    announce = preferred if isinstance(preferred, Call) and preferred.is_announcement else None
+    legal = tuple(a for a in obs.legal_actions if isinstance(a, Card))
+    rule_card = preferred
+    if not isinstance(rule_card, Card):  # the card the bot would play after its announcement
+        rule_card = bot.fallback.choose(dataclasses.replace(obs, legal_actions=legal))
+    assert isinstance(rule_card, Card)
+    info = DoppelkopfInfoSet(obs)
+    cards = list(legal)
+    if info.order is not None and obs.trick.cards:
+        suit_of = info.order.suit_of
+        led = suit_of[obs.trick.cards[0]]
+        cards = [c for c in cards if suit_of[c] == led] or cards
+    choice: Action = announce or rule_card
+    if len(cards) == 1:
+        return BotView(announce or cards[0], cards[0], "forced", {}, 0, announce)
+    exact = len(obs.hand) <= bot.exact_tricks
+    searchable = (
+        info.ready
+        and info.order is not None
+        and (info.re is not None or info.qc_rule == "normal")
+        and (exact or early)
+    )
+    if not searchable:
+        return BotView(choice, rule_card, "heuristic", {}, 0, announce)
+    try:
+        expected = bot.evaluate(obs, cards, info)
+    except (AssertionError, ValueError):  # an observation the sampler cannot fit
+        return BotView(choice, rule_card, "heuristic", {}, 0, announce)
+    top = max(expected.values())
+    tied = [c for c in cards if expected[c] >= top - 1e-9]
+    card = rule_card if rule_card in tied else tied[0]
+    method = "pimc" if exact else "pimc-estimate"
+    return BotView(announce or card, card, method, expected, bot.last_samples, announce)
+
+
+# -- the analysed decisions ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FullInformation:
+    """A card decision solved with every hand known.
+
+    ``final``: what the seat's party ends the deal with after each card
+    (``unit``: ``augen``, or ``tricks`` in an ouvert solo); ``points``: what
+    that is worth to the party; ``method``: ``exact`` or ``estimate``
+    (``horizon`` tricks searched, then a greedy playout).
+    """
+
+    method: str
+    unit: str
+    final: dict[Card, int]
+    points: dict[Card, float]
+    best: Card
+    cost: float
+    final_cost: int
+    horizon: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"method": self.method}
+        if self.horizon is not None:
+            out["horizon"] = self.horizon
+        out.update(
+            {
+                "best": str(self.best),
+                "cost": self.cost,
+                "points": {str(c): v for c, v in self.points.items()},
+                "unit": self.unit,
+                "final_cost": self.final_cost,
+                "final": {str(c): v for c, v in self.final.items()},
+            }
+        )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInformation:
+    """A decision seen with the seat's information: the strong bot's view.
+
+    ``best`` is the bot's choice (None: it would make no announcement now);
+    ``cost`` the expected points the action taken lost against it (None
+    where not solved).
+    """
+
+    method: str
+    best: Action | None
+    expected: dict[Card, float]
+    samples: int
+    cost: float | None
+    announce: Call | None = None
+    horizon: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"method": self.method}
+        if self.horizon is not None:
+            out["horizon"] = self.horizon
+        out["best"] = None if self.best is None else str(self.best)
+        out["cost"] = None if self.cost is None else round(self.cost, 4)
+        if self.expected:
+            out["samples"] = self.samples
+            out["expected"] = {str(c): round(v, 4) for c, v in self.expected.items()}
+        if self.announce is not None:
+            out["announce_first"] = str(self.announce)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DoppelkopfDecision:
+    """One analysed decision of a seat.
+
+    ``kind``: ``card``, ``declaration``, ``armut`` or ``announcement``;
+    ``trick``: the trick being played (0 before the play); ``full`` is None
+    where the decision is not solved (``note`` says why); ``seen`` is None
+    for a forced card and an announcement made out of turn.
+    """
+
+    deal: int
+    trick: int
+    seat: int
+    kind: str
+    played: Action
+    forced: bool
+    full: FullInformation | None
+    seen: SeatInformation | None
+    note: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.full is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "deal": self.deal,
+            "trick": self.trick,
+            "seat": self.seat,
+            "kind": self.kind,
+            "played": str(self.played),
+            "forced": self.forced,
+            "solved": self.solved,
+            "full_information": None if self.full is None else self.full.to_dict(),
+            "seat_information": None if self.seen is None else self.seen.to_dict(),
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def _full_information(deal: DoppelkopfDeal, seat: int, played: Card) -> FullInformation | str:
+    """The solved values of the seat's cards, or why there are none."""
+    try:
+        position = Position.of(deal)
+    except ValueError as exc:
+        return str(exc)
+    exact = len(deal.hand(seat)) <= FULL_EXACT_TRICKS
+    horizon = None if exact else HORIZON
+    values = solve_moves(position, horizon=horizon)
+    if played not in values:
+        return "a revoke is not valued"
+    if position.model == "tricks":
+        whole = deal.options.hand_size
+    else:
+        whole = sum(card_points(c) for c in deal.options.deck())
+    mine = seat in position.party
+    # The points: the strong bot's utility of the scoring party's total, from the
+    # view of a seat that knows the game (a silent soloist knows his solo).
+    knows = deal.soloist if deal.solo and deal.soloist is not None else seat
+    thresholds, utilities, _ = utility_steps(deal.observation(knows), position.model)
+    sign = 1.0 if mine else -1.0
+    final: dict[Card, int] = {}
+    points: dict[Card, float] = {}
+    for card, value in values.items():
+        total = position.taken + value
+        final[card] = total if mine else whole - total
+        points[card] = sign * utilities[bisect.bisect_right(thresholds, total)]
+    top = max(final.values())
+    best = played if final[played] == top else next(c for c in values if final[c] == top)
+    return FullInformation(
+        method="exact" if exact else "estimate",
+        unit=position.model,
+        final=final,
+        points=points,
+        best=best,
+        cost=points[best] - points[played],
+        final_cost=top - final[played],
+        horizon=horizon,
+    )
+
+
+def _seat_information(view: BotView, played: Card) -> SeatInformation:
+    cost: float | None = None
+    if view.expected and played in view.expected:
+        cost = max(view.expected.values()) - view.expected[played]
+    assert view.card is not None
+    return SeatInformation(
+        method=view.method,
+        best=view.card,
+        expected=view.expected,
+        samples=view.samples,
+        cost=cost,
+        announce=view.announce,
+        horizon=HORIZON if view.method == "pimc-estimate" else None,
+    )
+
+
+def _decision(
+    replay: DoppelkopfDeal,
+    number: int,
+    seat: int,
+    action: Action,
+    bot: StrongDoppelkopfBot,
+) -> DoppelkopfDecision | None:
+    phase = replay.phase
+    trick = replay.trick_number if phase == "play" else 0
+    obs = replay.observation(seat)
+    if isinstance(action, Call):
+        if action.word == "take_back":
+            return None
+        if action.is_announcement:
+            if replay.to_move != seat:
+                note = "made out of turn: not solved, and the bot speaks only at its turn"
+                return DoppelkopfDecision(
+                    number, trick, seat, "announcement", action, False, None, None, note
+                )
+            preferred = bot.fallback.choose(obs)
+            said = preferred if isinstance(preferred, Call) and preferred.is_announcement else None
+            seen = SeatInformation("heuristic", said, {}, 0, None)
+            note = "announcements are not solved"
+            return DoppelkopfDecision(
+                number, trick, seat, "announcement", action, False, None, seen, note
+            )
+        kind = "declaration" if phase == "declare" else "armut"
+        seen = SeatInformation("heuristic", bot.choose(obs), {}, 0, None)
+        note = "declarations are not solved" if kind == "declaration" else "the Armut is not solved"
+        return DoppelkopfDecision(number, trick, seat, kind, action, False, None, seen, note)
+    following = replay.following_actions()
+    if len(following) == 1 and action in following:
+        return DoppelkopfDecision(number, trick, seat, "card", action, True, None, None)
+    full = _full_information(replay, seat, action)
+    view = bot_view(obs, bot, early=True)
+    seen = _seat_information(view, action)
+    if isinstance(full, str):
+        return DoppelkopfDecision(number, trick, seat, "card", action, False, None, seen, full)
+    return DoppelkopfDecision(number, trick, seat, "card", action, False, full, seen)
+
+
+def _replay_from_start(deal: DoppelkopfDeal) -> DoppelkopfDeal:
+    return DoppelkopfDeal(
+        [list(h) for h in deal.initial_hands],
+        dealer=deal.dealer,
+        options=deal.options,
+        seats=deal.seat_names,
+        bock_multiplier=deal.bock_multiplier,
+        pflicht_due=sorted(deal.pflicht_due),
+    )
+
+
+def _deal_decisions(
+    deal: DoppelkopfDeal, number: int, seat: int | None, bot: StrongDoppelkopfBot
+) -> Iterator[DoppelkopfDecision]:
+    replay = _replay_from_start(deal)
+    for action, who in zip(deal.actions, deal.action_seats, strict=True):
+        if seat is None or who == seat:
+            decision = _decision(replay, number, who, action, bot)
+            if decision is not None:
+                yield decision
+        replay.apply(action, who)
+
+
+def _numbered(replayed: DoppelkopfDeal | DoppelkopfMatch) -> list[tuple[int, DoppelkopfDeal]]:
+    """The deals with their numbers in the session (as ``kartentisch replay`` counts them)."""
+    if isinstance(replayed, DoppelkopfDeal):
+        return [(1, replayed)]
+    return [
+        (number, entry)
+        for number, entry in enumerate(replayed.history, start=1)
+        if isinstance(entry, DoppelkopfDeal)
+    ]
+
+
+def analyze_doppelkopf(
+    replayed: DoppelkopfDeal | DoppelkopfMatch,
+    *,
+    seat: int | None = None,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+) -> list[DoppelkopfDecision]:
+    """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
+    check_seat(seat, replayed.options.players)
+    bot = StrongDoppelkopfBot(
+        seed,
+        samples=samples,
+        min_samples=samples,
+        node_budget=1 << 62,
+        time_budget=3600.0,
+        exact_tricks=PIMC_EXACT_TRICKS,
+        horizon=HORIZON,
+    )
+    out: list[DoppelkopfDecision] = []
+    for number, deal in _numbered(replayed):
+        out.extend(_deal_decisions(deal, number, seat, bot))
+    return out
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def _action_text(action: Action) -> str:
+    return action.symbol if isinstance(action, Card) else str(action)
+
+
+def _tag(lang: str, method: str, samples: int = 0) -> str:
+    key = {
+        "exact": "tag_exact",
+        "estimate": "tag_estimate",
+        "pimc": "tag_pimc",
+        "pimc-estimate": "tag_pimc_estimate",
+        "heuristic": "tag_heuristic",
+    }[method]
+    return t(lang, key, horizon=HORIZON, samples=samples)
+
+
+@dataclass
+class _Total:
+    points: float = 0.0
+    augen: int = 0
+    expected: float = 0.0
+    exact: int = 0
+    estimated: int = 0
+    not_solved: int = 0
+    forced: int = 0
+
+    def add(self, d: DoppelkopfDecision) -> None:
+        if d.forced:
+            self.forced += 1
+            return
+        if d.full is None:
+            self.not_solved += 1
+        else:
+            self.points += d.full.cost
+            if d.full.unit == "augen":
+                self.augen += d.full.final_cost
+            if d.full.method == "exact":
+                self.exact += 1
+            else:
+                self.estimated += 1
+        if d.seen is not None and d.seen.cost is not None:
+            self.expected += d.seen.cost
+
+
+@dataclass(frozen=True, slots=True)
+class DoppelkopfAnalysis:
+    """The decisions of a record, with the seats' names to print them."""
+
+    decisions: list[DoppelkopfDecision]
+    names: tuple[str, ...]
+
+    def _totals(self) -> dict[int, _Total]:
+        totals: dict[int, _Total] = {}
+        for d in self.decisions:
+            totals.setdefault(d.seat, _Total()).add(d)
+        return dict(sorted(totals.items()))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": [d.to_dict() for d in self.decisions],
+            "totals": {
+                str(s): {
+                    "full_information": tot.points,
+                    "full_information_augen": tot.augen,
+                    "seat_information": round(tot.expected, 4),
+                    "exact": tot.exact,
+                    "estimated": tot.estimated,
+                    "not_solved": tot.not_solved,
+                    "forced": tot.forced,
+                }
+                for s, tot in self._totals().items()
+            },
+        }
+
+    def _line(self, d: DoppelkopfDecision, lang: str) -> str:
+        who = self.names[d.seat]
+        if d.kind != "card":
+            if d.kind == "declaration":
+                where = t(lang, "where_declarations")
+            elif d.kind == "armut":
+                where = t(lang, "where_armut")
+            else:
+                where = t(lang, "where_trick", trick=d.trick)
+            head = t(
+                lang, "said_head", deal=d.deal, where=where, name=who, action=_action_text(d.played)
+            )
+            if d.seen is None:
+                return t(lang, "with_note", head=head, note=note(lang, d.note))
+            best = d.seen.best
+            if best == d.played:
+                return t(lang, "dk_same", head=head)
+            if best is None:
+                return t(lang, "dk_no_word", head=head)
+            return t(lang, "dk_would_say", head=head, action=_action_text(best))
+        head = t(
+            lang, "card_head", deal=d.deal, trick=d.trick, name=who, card=_action_text(d.played)
+        )
+        if d.forced:
+            return t(lang, "forced", head=head)
+        full = d.full
+        if full is None:
+            first = t(lang, "dk_full_unsolved", note=note(lang, d.note))
+        elif full.final_cost == 0:
+            first = t(lang, "dk_full_best", tag=_tag(lang, full.method))
+        else:
+            first = t(
+                lang,
+                "dk_full_better",
+                card=full.best.symbol,
+                cost=full.final_cost,
+                unit=t(lang, "unit_augen" if full.unit == "augen" else "unit_tricks"),
+                points=f"{full.cost:g}",
+                tag=_tag(lang, full.method),
+            )
+        seen = d.seen
+        assert seen is not None
+        assert seen.best is not None
+        tag = _tag(lang, seen.method, seen.samples)
+        if seen.cost is None:
+            second = t(lang, "dk_would_play", action=_action_text(seen.best), tag=tag)
+        elif seen.cost < 0.005:
+            second = t(lang, "dk_seen_best", tag=tag)
+        else:
+            second = t(
+                lang,
+                "dk_seen_better",
+                action=_action_text(seen.best),
+                cost=f"{seen.cost:.2f}",
+                tag=tag,
+            )
+        line = f"{head}: {first}; {second}"
+        if seen.announce is not None:
+            line += t(lang, "dk_first_say", word=seen.announce)
+        return line
+
+    def text(self, lang: str = "en") -> list[str]:
+        """One line per decision, then each seat's totals, in ``lang``."""
+        lines = [self._line(d, lang) for d in self.decisions]
+        lines.append("")
+        for seat, tot in self._totals().items():
+            lines.append(
+                t(
+                    lang,
+                    "dk_total",
+                    name=self.names[seat],
+                    augen=tot.augen,
+                    points=f"{tot.points:g}",
+                    exact=tot.exact,
+                    estimated=tot.estimated,
+                    expected=f"{tot.expected:.2f}",
+                    not_solved=tot.not_solved,
+                    forced=tot.forced,
+                )
+            )
+        return lines
+
+
+def analyse_record(
+    replayed: DoppelkopfDeal | DoppelkopfMatch,
+    *,
+    seat: int | None = None,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+) -> DoppelkopfAnalysis:
+    """:func:`analyze_doppelkopf` with the names to print it (the registry's entry)."""
+    decisions = analyze_doppelkopf(replayed, seat=seat, seed=seed, samples=samples)
+    names: Sequence[str] | None = replayed.seat_names
+    return DoppelkopfAnalysis(decisions, seat_names(names, replayed.options.players))

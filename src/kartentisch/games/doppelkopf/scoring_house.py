@@ -1,0 +1,213 @@
+"""The house-rule score of a Doppelkopf game (``rules="house"``).
+
+Seed 003 § Punkte zählen, § Solo, § Böcke, § Zusätzliche Einnahmen, § Falsch
+bedient, with RULINGS.md § Doppelkopf: the winners of a normal game get (10 or
+20 + 10 per stage ± 10 per extra point) × 2 per announcement × 2 per Bock; a
+solo is worth 250/500 (won) or −500/−1000 (lost) to the soloist, × 2 ouvert,
+× 2 Kontra, × 2 per Bock. Losers get 0. See docs/rules/doppelkopf-scoring.md.
+"""
+
+from __future__ import annotations
+
+from kartentisch.games.doppelkopf.scoring_base import (
+    PARTIES,
+    STAGES,
+    GameScore,
+    Party,
+    _below,
+    _count,
+    _extras,
+    _extras_line,
+    _Game,
+    _plural,
+    _seat_list,
+    _term,
+    other_party,
+    stages_below,
+)
+
+# -- house rules ---------------------------------------------------------------------
+
+
+def _house_normal_winner(g: _Game, lines: list[str]) -> Party:
+    a = g.augen
+    missed = {p: _missed(g, p) for p in PARTIES}
+    basic: Party = "re" if a["re"] >= 121 else "kontra"
+    for p in PARTIES:
+        if missed[p]:
+            top = STAGES[max(g.announced[p]) - 1]
+            lines.append(f"{p.capitalize()} announced {top} and missed it.")
+    if missed["re"] != missed["kontra"]:
+        winner: Party = "kontra" if missed["re"] else "re"
+        lines.append(
+            f"{winner.capitalize()} wins: a party that misses a stage it announced loses "
+            "(RULINGS: Gewinnansagen)."
+        )
+        return winner
+    if a["re"] == 120:
+        lines.append("120:120 (geteilter Arsch): Kontra wins (seed 003 § Wer hats gewonnen?).")
+    else:
+        lines.append(f"{basic.capitalize()} wins (Re needs 121 Augen).")
+    return basic
+
+
+def _missed(g: _Game, party: Party) -> bool:
+    levels = g.announced[party]
+    top = max(levels, default=0)
+    if top == 0:
+        return False
+    o = other_party(party)
+    return not _below(top, g.augen[o], g.tricks_won[o])
+
+
+def _house_solo_winner(g: _Game, lines: list[str]) -> Party:
+    f = g.facts
+    a, n = g.augen, g.tricks_won
+    if g.null:
+        won = n["re"] == 0
+        lines.append(
+            "Nullsolo: the soloist "
+            + ("took no trick and wins." if won else f"took {_plural(n['re'], 'trick')} and loses.")
+        )
+    elif f.ouvert:
+        won = n["kontra"] == 0
+        lines.append(
+            "Ouvert includes Schwarz: the opponents "
+            + ("took no trick, the soloist wins." if won else "took a trick, the soloist loses.")
+        )
+    else:
+        won = a["re"] >= 121
+        lines.append(
+            "The soloist "
+            + ("wins" if won else "loses")
+            + " (121 Augen needed; at 120:120 the opponents win)."
+        )
+    return "re" if won else "kontra"
+
+
+def _score_house(g: _Game) -> GameScore:
+    f = g.facts
+    lines = [f"Augen: Re {g.augen['re']}, Kontra {g.augen['kontra']}."]
+    if g.offending is not None:
+        winner = other_party(g.offending)
+        lines.append(
+            f"{g.offending.capitalize()} offended ({_seat_list(f.offenders)}: falsch bedient / "
+            f"falsche Ansage): it is schwarz and loses its extra points; "
+            f"{winner.capitalize()} wins (seed 003 § Falsch bedient)."
+        )
+    elif f.solo:
+        winner = _house_solo_winner(g, lines)
+    else:
+        winner = _house_normal_winner(g, lines)
+    loser = other_party(winner)
+    if f.solo:
+        return _house_solo_value(g, winner, lines)
+
+    if g.offending is not None:
+        stages: tuple[str, ...] = STAGES
+    else:
+        stages = stages_below(g.augen[loser], g.tricks_won[loser])
+    found, red_tricks = _extras(g)
+    extras = tuple(e for e in found if e.party != g.offending)
+    lines.append(
+        f"Stages reached by {winner.capitalize()}: "
+        + (", ".join(stages) + f" (+{10 * len(stages)})." if stages else "none.")
+    )
+    lines.append(_extras_line(extras, 10))
+    own, their = _count(extras, winner), _count(extras, loser)
+    game = 10 if winner == "re" else 20
+    base = game + 10 * len(stages) + 10 * (own - their)
+    lines.append(
+        f"Base: {game} ({winner.capitalize()} wins) {_term(10 * len(stages))} (stages) "
+        f"{_term(10 * (own - their))} (extra points {own}:{their}) = {base}."
+    )
+    multiplier = (1 << g.doublings) * f.bock_multiplier
+    lines.append(_announcement_line(g))
+    if f.bock_multiplier > 1:
+        lines.append(f"Böcke: ×{f.bock_multiplier}.")
+    value = base * multiplier
+    points = [0] * f.table_size
+    winners = [s for s in f.seats if f.party_of(s) == winner]
+    for s in winners:
+        points[s] = value
+    lines.append(f"Value: {base} × {multiplier} = {value} to {_seat_list(winners)}; losers 0.")
+    bock, why = _house_bock(g, winner, red_tricks)
+    if bock:
+        lines.append("Bock: " + why + ".")
+    return GameScore(
+        augen=dict(g.augen),
+        winner=winner,
+        stages=stages,
+        extras=extras,
+        multiplier=multiplier,
+        base=base,
+        points=tuple(points),
+        bock_trigger=bock,
+        lines=tuple(lines),
+    )
+
+
+def _announcement_line(g: _Game) -> str:
+    parts = []
+    for p in PARTIES:
+        levels = sorted(g.announced[p])
+        if g.facts.solo and p == "re":
+            levels = [lv for lv in levels if lv > 0]
+        if levels:
+            words = [p if lv == 0 else STAGES[lv - 1] for lv in levels]
+            parts.append(f"{p.capitalize()} " + ", ".join(words))
+    if not parts:
+        return "Announcements: none (×1)."
+    return f"Announcements: {'; '.join(parts)}: ×2 each, ×{(1 << g.doublings)}."
+
+
+def _house_solo_value(g: _Game, winner: Party, lines: list[str]) -> GameScore:
+    f = g.facts
+    trump = f.game_type == "trump"
+    name = "Trumpfsolo" if trump else "solo"
+    base = (500 if trump else 250) if winner == "re" else (-1000 if trump else -500)
+    lines.append(f"{name.capitalize()} {'won' if winner == 're' else 'lost'}: {base}.")
+    multiplier = (2 if f.ouvert else 1) * (1 << g.doublings) * f.bock_multiplier
+    if f.ouvert:
+        lines.append("Ouvert: ×2.")
+    if g.doublings:
+        lines.append(_announcement_line(g))
+    if f.bock_multiplier > 1:
+        lines.append(f"Böcke: ×{f.bock_multiplier}.")
+    value = base * multiplier
+    points = [0] * f.table_size
+    (soloist,) = f.re_party
+    points[soloist] = value
+    lines.append(f"Value: {base} × {multiplier} = {value} to the soloist (seat {soloist}).")
+    bock, why = _house_bock(g, winner, 0)
+    if bock:
+        lines.append("Bock: " + why + ".")
+    return GameScore(
+        augen=dict(g.augen),
+        winner=winner,
+        stages=(),
+        extras=(),
+        multiplier=multiplier,
+        base=base,
+        points=tuple(points),
+        bock_trigger=bock,
+        lines=tuple(lines),
+    )
+
+
+def _house_bock(g: _Game, winner: Party, red_tricks: int) -> tuple[bool, str]:
+    """Seed 003 § Böcke: a lost announcement, 120:120; option: Rot geht rum."""
+    f = g.facts
+    loser = other_party(winner)
+    reasons = []
+    if g.announced[loser] or (f.solo and loser == "re"):
+        reasons.append(
+            "a lost announcement" + (" (the solo's Re)" if f.solo and loser == "re" else "")
+        )
+    elif g.offending is None and _missed(g, winner):
+        reasons.append(f"{winner.capitalize()} missed its announced stage")
+    if g.offending is None and g.complete and g.augen["re"] == 120:
+        reasons.append("120:120")
+    if red_tricks and f.rot_geht_rum == "bock" and not f.solo:
+        reasons.append("Rot geht rum")
+    return bool(reasons), ", ".join(reasons)

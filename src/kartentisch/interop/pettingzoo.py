@@ -1,0 +1,281 @@
+"""PettingZoo AEC environments: one deal of Slobberhannes or Doppelkopf per episode.
+
+>>> env = slobberhannes_env(dealer=3)
+>>> env.reset(seed=7)
+>>> env.agent_selection, int(env.action_space("player_0").n)
+('player_0', 32)
+>>> observation, reward, termination, truncation, info = env.last()
+>>> observation["observation"].shape, int(observation["action_mask"].sum())
+((313,), 8)
+
+Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). The agent to act
+is the engine's seat to move; it observes only its own seat
+(``observation``: the float32 vector of
+:mod:`kartentisch.interop.encoding`, ``action_mask``: int8, 1 for each
+legal action id). Every other agent's mask is all zeros. Rewards are the
+change in each seat's score (:meth:`~kartentisch.interop.encoding.Table.scores`)
+caused by the step, so an episode's rewards add up to the deal's score:
+minus the penalty chips in Slobberhannes, the sheet's points in Doppelkopf.
+The episode ends (every agent terminates) when the deal is over.
+
+``reset(seed=s)`` makes the deal (and the dealer, unless fixed) reproducible;
+later resets without a seed continue the same seeded sequence of deals.
+``reset(options={"dealer": d})`` fixes the dealer of that deal; other keys
+are ignored. An illegal action raises
+:class:`~kartentisch.errors.IllegalActionError` (a :class:`ValueError`).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from kartentisch.games.doppelkopf import DoppelkopfOptions
+from kartentisch.games.slobberhannes import SlobberhannesOptions
+from kartentisch.interop.encoding import (
+    DOPPELKOPF_ACTIONS,
+    SLOBBERHANNES_ACTIONS,
+    DoppelkopfTable,
+    Layout,
+    SlobberhannesTable,
+    Table,
+    doppelkopf_layout,
+    slobberhannes_layout,
+)
+
+__all__ = ["DoppelkopfEnv", "SlobberhannesEnv", "doppelkopf_env", "slobberhannes_env"]
+
+Observation = dict[str, Any]
+
+
+class TrickGameEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment shared by both games (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_seats: int,
+        layout: Layout,
+        num_actions: int,
+        *,
+        dealer: int | None,
+        render_mode: str | None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if dealer is not None and not 0 <= dealer < num_seats:
+            raise ValueError(f"dealer must be a seat from 0 to {num_seats - 1}, not {dealer!r}")
+        self.render_mode = render_mode
+        self.dealer = dealer
+        self.num_seats = num_seats
+        self.num_actions = num_actions
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(num_seats)]
+        self.agents: list[str] = []
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        high = layout.high()
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, high, shape=(layout.size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self._rng = random.Random()
+        self._table: Table | None = None
+        self._scores: tuple[float, ...] = (0.0,) * num_seats
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection: str = self.possible_agents[0]
+
+    @abstractmethod
+    def _new_table(self, seed: int, dealer: int) -> Table:
+        """A fresh table for one deal."""
+
+    @property
+    def table(self) -> Table:
+        """The deal being played (after :meth:`reset`)."""
+        if self._table is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._table
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        dealer = self.dealer
+        if options and options.get("dealer") is not None:
+            dealer = int(options["dealer"])
+        if dealer is None:
+            dealer = self._rng.randrange(self.num_seats)
+        table = self._table = self._new_table(self._rng.getrandbits(64), dealer)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._scores = table.scores()
+        seat = table.to_move
+        assert seat is not None
+        self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> Observation:
+        table = self.table
+        seat = self._seat_of[agent]
+        mask = table.mask() if seat == table.to_move else np.zeros(self.num_actions, np.int8)
+        return {"observation": table.encode(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action id, not None")
+        table = self.table
+        self._cumulative_rewards[agent] = 0.0
+        table.apply_id(int(action))
+        scores = table.scores()
+        self.rewards = {
+            name: scores[self._seat_of[name]] - self._scores[self._seat_of[name]]
+            for name in self.agents
+        }
+        self._scores = scores
+        seat = table.to_move
+        if seat is None:
+            self.terminations = {name: True for name in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[seat]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self._render_text()
+
+    @abstractmethod
+    def _render_text(self) -> str: ...
+
+    def close(self) -> None:
+        self._table = None
+
+
+class SlobberhannesEnv(TrickGameEnv):
+    """Slobberhannes for 3–7 players (``options``: a preset name and/or option values)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        **TrickGameEnv.metadata,
+        "name": "kartentisch_slobberhannes_v0",
+    }
+
+    def __init__(
+        self,
+        options: SlobberhannesOptions | Mapping[str, Any] | None = None,
+        *,
+        dealer: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if not isinstance(options, SlobberhannesOptions):
+            options = SlobberhannesOptions.from_dict(options)
+        self.options = options
+        layout = slobberhannes_layout(options.players, options.hand_size)
+        super().__init__(
+            options.players,
+            layout,
+            SLOBBERHANNES_ACTIONS,
+            dealer=dealer,
+            render_mode=render_mode,
+        )
+
+    def _new_table(self, seed: int, dealer: int) -> Table:
+        return SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
+
+    def _render_text(self) -> str:
+        from kartentisch.games.slobberhannes.text import render
+
+        table = self.table
+        assert isinstance(table, SlobberhannesTable)
+        return "\n".join(render(table.deal))
+
+
+class DoppelkopfEnv(TrickGameEnv):
+    """Doppelkopf, house rules by default; ``options={"preset": "ddv"}`` for the DDV rules."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        **TrickGameEnv.metadata,
+        "name": "kartentisch_doppelkopf_v0",
+    }
+
+    def __init__(
+        self,
+        options: DoppelkopfOptions | Mapping[str, Any] | None = None,
+        *,
+        dealer: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if not isinstance(options, DoppelkopfOptions):
+            options = DoppelkopfOptions.from_dict(options)
+        self.options = options
+        layout = doppelkopf_layout(options.players, options.hand_size)
+        super().__init__(
+            options.players,
+            layout,
+            DOPPELKOPF_ACTIONS,
+            dealer=dealer,
+            render_mode=render_mode,
+        )
+
+    def _new_table(self, seed: int, dealer: int) -> Table:
+        return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
+
+    def _render_text(self) -> str:
+        from kartentisch.games.doppelkopf.text import render
+
+        table = self.table
+        assert isinstance(table, DoppelkopfTable)
+        return "\n".join(render(table.deal))
+
+
+def _wrap(env: TrickGameEnv) -> Any:
+    """The usual PettingZoo wrappers: action bounds checked, call order enforced."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def slobberhannes_env(
+    options: SlobberhannesOptions | Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """A wrapped :class:`SlobberhannesEnv` (what PettingZoo's ``env()`` returns)."""
+    return _wrap(SlobberhannesEnv(options, dealer=dealer, render_mode=render_mode))
+
+
+def doppelkopf_env(
+    options: DoppelkopfOptions | Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """A wrapped :class:`DoppelkopfEnv` (what PettingZoo's ``env()`` returns)."""
+    return _wrap(DoppelkopfEnv(options, dealer=dealer, render_mode=render_mode))

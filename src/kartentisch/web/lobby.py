@@ -1,0 +1,77 @@
+"""Lobby requests: the checked form of a request to open a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kartentisch.errors import KartentischError
+from kartentisch.web.adapter import TableGameType, table_game_type
+from kartentisch.web.seats import TableError, clean_name
+
+__all__ = ["NewTable", "SeatRequest", "parse_new_table"]
+
+
+@dataclass
+class SeatRequest:
+    """One seat as the lobby asks for it: ``you``, ``open`` or ``bot`` (with a level)."""
+
+    kind: str
+    level: str | None = None
+
+
+@dataclass
+class NewTable:
+    """A checked lobby request."""
+
+    kind: TableGameType
+    options: dict[str, Any]
+    seats: list[SeatRequest]
+    name: str | None
+    turn_seconds: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_new_table(body: Any) -> NewTable:
+    """Check the JSON body of ``POST /api/tables``; raise TableError naming the problem."""
+    if not isinstance(body, dict):
+        raise TableError("bad_request", detail="the body must be a JSON object")
+    game = body.get("game")
+    if not isinstance(game, str):
+        raise TableError("unknown_game", game=str(game))
+    try:
+        kind = table_game_type(game)
+    except KartentischError:
+        raise TableError("unknown_game", game=game[:40]) from None
+    raw_seats = body.get("seats")
+    if raw_seats is None:
+        # You and three bots (as many as the game needs, as few as it allows).
+        bots = max(kind.min_seats, min(kind.max_seats, 4)) - 1
+        raw_seats = [{"kind": "you"}] + [{"kind": "bot"}] * bots
+    if not isinstance(raw_seats, list) or not kind.min_seats <= len(raw_seats) <= kind.max_seats:
+        raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
+    seats: list[SeatRequest] = []
+    for item in raw_seats:
+        if not isinstance(item, dict) or item.get("kind") not in ("you", "open", "bot"):
+            raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
+        level = item.get("level")
+        if item["kind"] == "bot":
+            level = level if level is not None else kind.default_bot_level
+            if level not in kind.bot_levels:
+                raise TableError("bad_level", level=str(level)[:40])
+        seats.append(SeatRequest(item["kind"], level if item["kind"] == "bot" else None))
+    if sum(1 for s in seats if s.kind == "you") > 1:
+        raise TableError("bad_seats", low=kind.min_seats, high=kind.max_seats)
+    name = None
+    if any(s.kind == "you" for s in seats):
+        name = clean_name(body.get("name"))
+    try:
+        options = kind.normalize_options(body.get("options"), seats=len(seats))
+    except KartentischError as exc:
+        raise TableError("bad_options", detail=str(exc)) from None
+    turn = body.get("turn_seconds")
+    if turn is not None and (
+        not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600
+    ):
+        raise TableError("bad_turn_seconds")
+    return NewTable(kind, options, seats, name, turn)

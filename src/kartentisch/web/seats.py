@@ -1,0 +1,135 @@
+"""Who sits at a table and who is connected to it.
+
+A :class:`Seat` is one seat of a table (open, a person or a bot), a
+:class:`Connection` one WebSocket (its seat, language and outgoing queue).
+Also here: :class:`TableError` (a refused lobby or table request),
+seat-token hashing, display-name cleaning and the answer to a malformed
+client message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kartentisch.errors import KartentischError
+from kartentisch.web.i18n import translate
+from kartentisch.web.protocol import ProtocolError, error_message
+
+__all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_QUEUED_MESSAGES",
+    "Connection",
+    "Seat",
+    "TableError",
+    "clean_name",
+    "handle_protocol_error",
+    "hash_token",
+]
+
+MAX_NAME_CHARS: Final = 24
+#: A connection whose outgoing queue grows past this is too slow and is dropped.
+MAX_QUEUED_MESSAGES: Final = 256
+
+
+class TableError(KartentischError):
+    """A lobby or table request that is refused; ``code`` keys its translated message."""
+
+    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.status = status
+        self.params = params
+
+    def message(self, lang: str) -> str:
+        return translate(lang, f"error.{self.code}", **self.params)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def clean_name(value: Any, fallback: str | None = None) -> str:
+    """A display name: printable, single-spaced, at most 24 characters."""
+    if value is None and fallback is not None:
+        return fallback
+    if not isinstance(value, str):
+        raise TableError("bad_name")
+    text = "".join(
+        " " if ch.isspace() else ch
+        for ch in value
+        if ch.isspace() or not unicodedata.category(ch).startswith("C")
+    )
+    text = " ".join(text.split())[:MAX_NAME_CHARS]
+    if not text:
+        if fallback is not None:
+            return fallback
+        raise TableError("bad_name")
+    return text
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: nobody yet (``open``), a person (``human``) or a ``bot``."""
+
+    kind: str
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "token_hash": self.token_hash,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Seat:
+        return cls(
+            kind=str(data.get("kind", "open")),
+            name=str(data.get("name", "")),
+            level=data.get("level"),
+            token_hash=data.get("token_hash"),
+        )
+
+
+class Connection:
+    """One WebSocket: its seat (None for a spectator), language and outgoing queue."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
+        self.seat: int | None = None
+        self.joined = False
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.dropped = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; the connection's writer sends it."""
+        if self.dropped:
+            return
+        if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        """Ask the writer to stop after what is queued."""
+        if not self.dropped:
+            self.dropped = True
+            self.queue.put_nowait(None)
+
+    def error(self, code: str, message: str, **extra: Any) -> None:
+        self.send(error_message(code, message, **extra))
+
+
+def handle_protocol_error(conn: Connection, error: ProtocolError) -> None:
+    conn.error(
+        error.code,
+        translate(conn.lang, f"error.{error.code}", detail=error.detail, **error.params),
+    )

@@ -1,0 +1,89 @@
+"""Helpers shared by the browser tests: the server's catalogs and public view."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import httpx
+from websockets.sync.client import connect
+
+from web.servers import ServerProcess
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+#: The cards of the hand on the page, as codes.
+HAND_CARDS = "els => els.map(e => e.getAttribute('data-card'))"
+#: The version of the last state the table page drew (-1 before the first).
+VERSION = "() => Number(document.getElementById('app')?.dataset.version ?? -1)"
+#: True once the page drew a state other than version ``before``.
+VERSION_CHANGED = f"before => ({VERSION})() !== before"
+
+
+def hand(page: Page) -> list[str]:
+    """The codes of the cards in the hand the page shows."""
+    cards: list[str] = page.eval_on_selector_all(".hand .card", HAND_CARDS)
+    return cards
+
+
+def version(page: Page) -> int:
+    """The version of the state the table page shows."""
+    drawn: int = page.evaluate(VERSION)
+    return drawn
+
+
+def act(page: Page, target: Locator) -> None:
+    """Click ``target`` (a button or card that sends an action) and wait until the page
+    drew the server's answer: a newer state.
+
+    The page sends the version it shows with the action. If the table moved on in the
+    meantime (another seat announced, a bot acted) the server refuses the action as
+    stale and sends the newer state; either way the version changes, and the caller
+    looks at the page again instead of at a state the answer replaces.
+    """
+    before = version(page)
+    target.click()
+    page.wait_for_function(VERSION_CHANGED, arg=before)
+
+
+def play_one(page: Page) -> str:
+    """Click a raised (playable) card until the server accepted one; its code.
+
+    A click refused as stale (the table moved on meanwhile) is tried again on the
+    state the page shows then.
+    """
+    for _ in range(5):
+        card = page.locator(".hand-card.playable").first
+        card.wait_for()
+        code = card.locator("svg").get_attribute("data-card")
+        assert code is not None
+        before = hand(page)
+        act(page, card)
+        if hand(page) != before:
+            return code
+    raise AssertionError(f"no card was accepted; the hand is {hand(page)}")
+
+
+def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
+    messages: dict[str, str] = httpx.get(f"{server.url}/api/i18n/{lang}", timeout=10).json()[
+        "messages"
+    ]
+    return messages
+
+
+def fill(template: str, **params: Any) -> str:
+    """The page's ``t()``: ``{name}`` fields filled from ``params``."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)
+
+
+def public_view(server: ServerProcess, table_id: str) -> dict[str, Any]:
+    """The table as a spectator sees it, asked over the WebSocket."""
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "state":
+                view: dict[str, Any] = message["view"]
+                return view
