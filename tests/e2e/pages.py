@@ -16,10 +16,13 @@ if TYPE_CHECKING:
 
 #: The cards of the hand on the page, as codes.
 HAND_CARDS = "els => els.map(e => e.getAttribute('data-card'))"
-#: The version of the last state the table page drew (-1 before the first).
-VERSION = "() => Number(document.getElementById('app')?.dataset.version ?? -1)"
-#: True once the page drew a state other than version ``before``.
-VERSION_CHANGED = f"before => ({VERSION})() !== before"
+#: Forget the version the page's last action was sent with.
+FORGET_SENT = "() => { delete document.getElementById('app').dataset.sent; }"
+#: True once the page sent an action and drew a state newer than the one it was made on.
+ANSWERED = """() => {
+  const app = document.getElementById('app');
+  return app.dataset.sent !== undefined && Number(app.dataset.version) > Number(app.dataset.sent);
+}"""
 
 
 def hand(page: Page) -> list[str]:
@@ -28,24 +31,17 @@ def hand(page: Page) -> list[str]:
     return cards
 
 
-def version(page: Page) -> int:
-    """The version of the state the table page shows."""
-    drawn: int = page.evaluate(VERSION)
-    return drawn
-
-
 def act(page: Page, target: Locator) -> None:
     """Click ``target`` (a button or card that sends an action) and wait until the page
-    drew the server's answer: a newer state.
+    drew the server's answer: a state newer than the one the action was made on.
 
-    The page sends the version it shows with the action. If the table moved on in the
-    meantime (another seat announced, a bot acted) the server refuses the action as
-    stale and sends the newer state; either way the version changes, and the caller
-    looks at the page again instead of at a state the answer replaces.
+    If the table moved on meanwhile (another seat announced, a bot acted) the server
+    refuses the action as stale, and the newer state comes all the same: either way
+    the caller looks at the page again, not at a state the answer replaces.
     """
-    before = version(page)
+    page.evaluate(FORGET_SENT)
     target.click()
-    page.wait_for_function(VERSION_CHANGED, arg=before)
+    page.wait_for_function(ANSWERED)
 
 
 def play_one(page: Page) -> str:

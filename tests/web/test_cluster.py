@@ -254,7 +254,6 @@ def test_two_processes_share_a_table_and_survive_the_owner(
     import redis
 
     a, b = servers
-    started = time.monotonic()
     leases = redis.Redis.from_url(redis_url, decode_responses=True)
 
     # -- Slobberhannes: Ann on A, Bo on B -------------------------------------------------
@@ -363,7 +362,12 @@ def test_two_processes_share_a_table_and_survive_the_owner(
     # Play carries on at B, and Bo (whose socket never closed) sees Ann's moves.
     ann.acted.clear()
     bo.acted.clear()
-    play([ann, bo], doppelkopf_choice, lambda: len(ann.acted) >= 2 and len(bo.acted) >= 2)
+    # (settled: Bo was sent Ann's last move too before anything is compared)
+    play(
+        [ann, bo],
+        doppelkopf_choice,
+        lambda: len(ann.acted) >= 2 and len(bo.acted) >= 2 and settled(ann, bo),
+    )
     assert all(v + 1 in bo.views for v in ann.acted)
     assert bo.version > before
     ann.close()
@@ -382,7 +386,6 @@ def test_two_processes_share_a_table_and_survive_the_owner(
     assert leases.mget(keys) == [None, None], "the leases were not given back"
     leases.close()
     leases.close()
-    assert time.monotonic() - started < 60
 
 
 def test_a_process_that_stops_hands_its_tables_over_at_once(
@@ -406,7 +409,7 @@ def test_a_process_that_stops_hands_its_tables_over_at_once(
     assert ann.until(lambda m: m["type"] == "state")["version"] == before
     ann.acted.clear()
     bo.acted.clear()
-    play([ann, bo], doppelkopf_choice, lambda: bool(ann.acted and bo.acted))
+    play([ann, bo], doppelkopf_choice, lambda: bool(ann.acted and bo.acted) and settled(ann, bo))
     assert all(v + 1 in bo.views for v in ann.acted)
 
     # Another process takes B's lease (as after a long stall of B): B stops running the

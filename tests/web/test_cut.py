@@ -156,7 +156,11 @@ def hello(ws: Any, token: str | None = None, lang: str = "en") -> dict[str, Any]
 
 
 def until_my_cut(ws: Any, state: dict[str, Any], seat: int = 0) -> dict[str, Any]:
-    """Play the person's cards (bots cut and play by themselves) until ``seat`` is due to cut."""
+    """Play the person's cards (bots cut and play by themselves) until ``seat`` is due to cut.
+
+    With a short turn timer the timer may play a card before the person's action arrives:
+    that action is refused as stale, and the state after the timer's card comes anyway.
+    """
     for _ in range(600):
         view = state["view"]
         assert not view["over"], "the match ended before the person cut"
@@ -164,7 +168,11 @@ def until_my_cut(ws: Any, state: dict[str, Any], seat: int = 0) -> dict[str, Any
             return state
         if view["to_move"] == seat and view["cut"] is None:
             ws.send_json({"type": "act", "action": view["legal"][0], "version": state["version"]})
-        state = next_state(ws)
+        message = ws.receive_json()
+        while message["type"] == "error" and message["code"] == "stale_version":
+            message = ws.receive_json()
+        assert message["type"] == "state", message
+        state = message
     raise AssertionError("the cut never came to the person")
 
 

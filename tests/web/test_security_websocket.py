@@ -309,9 +309,11 @@ def test_a_message_flood_is_throttled_then_closed(client: TestClient) -> None:
         errors = [a for a in answers if a["type"] == "error"]
         # The burst is answered; then one refusal that says why; then the connection closes.
         assert limits.message_burst - 1 <= len(pongs) < limits.message_burst + 20  # - hello
-        assert [e["code"] for e in errors] == ["rate_limited", "message_flood"]
+        # (the refusal is said at most once a second: again if the flood takes longer)
+        codes = [e["code"] for e in errors]
+        assert codes == ["rate_limited"] * (len(codes) - 1) + ["message_flood"] and len(codes) >= 2
         assert errors[0]["message"] == catalog("de")["error.rate_limited"].format(rate=20, burst=40)
-        assert errors[1]["message"] == catalog("de")["error.message_flood"]
+        assert errors[-1]["message"] == catalog("de")["error.message_flood"]
         assert answers[-1]["code"] == "message_flood"
         # Ann heard only that Bob left; the table is as it was, Bob's seat still his.
         heard = ann.sync()
@@ -337,8 +339,9 @@ def test_a_hello_flood_does_not_flood_the_others(client: TestClient) -> None:
         answers = eve.sync()
         states = [a for a in answers if a["type"] == "state"]
         errors = [a for a in answers if a["type"] == "error"]
-        assert len(states) == Limits().hello_burst - 1  # one went into the first hello
-        assert [e["code"] for e in errors] == ["rate_limited"]
+        # One went into the first hello; a slow run may have earned one more meanwhile.
+        assert Limits().hello_burst - 1 <= len(states) <= Limits().hello_burst
+        assert errors and {e["code"] for e in errors} == {"rate_limited"}
         assert "hello" in errors[0]["message"]
         # Ann saw a state per accepted hello, not one per message sent.
         assert len(ann.sync()) == len(states)

@@ -67,7 +67,7 @@ class Reader:
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send_json(message)
 
-    def next(self, timeout: float = 3.0) -> dict[str, Any]:
+    def next(self, timeout: float = 10.0) -> dict[str, Any]:
         message = self.messages.get(timeout=timeout)
         if message is None:
             raise AssertionError("the connection closed")
@@ -76,7 +76,10 @@ class Reader:
         return message
 
     def wait(
-        self, kind: str, where: Callable[[dict[str, Any]], bool] | None = None, timeout: float = 3.0
+        self,
+        kind: str,
+        where: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 10.0,
     ) -> dict[str, Any]:
         """The next message of type ``kind`` (that satisfies ``where``), skipping others."""
         end = time.monotonic() + timeout
@@ -92,7 +95,7 @@ class Reader:
                 return message
 
     def state(
-        self, where: Callable[[dict[str, Any]], bool] | None = None, timeout: float = 3.0
+        self, where: Callable[[dict[str, Any]], bool] | None = None, timeout: float = 10.0
     ) -> dict[str, Any]:
         return self.wait("state", where, timeout)
 
@@ -487,7 +490,7 @@ def test_a_restart_resumes_the_game_from_the_store(tmp_path: Path) -> None:
             ann.pong(ann.wait("ping"))
             # The bot turns; Ann's cards are turned for her after 2.5 s.
             before = step_until(clock, ann, lambda s: s["version"] >= 4, step=100)
-            time.sleep(0.05)
+            ann.sync()  # the server handled everything, and what it sent was read
             before = ann.last_state or before
         actions = stored(client, created["id"])
     assert len(actions) == before["version"]

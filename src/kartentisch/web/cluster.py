@@ -327,7 +327,7 @@ class Cluster:
             log.warning("cannot renew %d lease(s): %s", len(ids), exc)
             late = time.monotonic() - self._renewed_at
             if late >= self.lease / 2 and self.owned:
-                log.error("leases not renewed for %.1f s: stopping %d table(s)", late, len(ids))
+                log.error("leases not renewed for %.2f s: stopping %d table(s)", late, len(ids))
                 for table_id in list(self.owned):
                     await self._drop(table_id, release=False)
             return

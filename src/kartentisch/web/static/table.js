@@ -65,7 +65,11 @@ export class TableScreen {
   }
 
   act(action) {
-    this.send({ type: "act", action, version: this.message?.version ?? 0 });
+    const version = this.message?.version ?? 0;
+    // The version the last action was made on (data-sent), beside the version drawn
+    // (data-version): once the page drew a newer one, the server has answered.
+    this.root.dataset.sent = String(version);
+    this.send({ type: "act", action, version });
   }
 
   destroy() {
@@ -73,6 +77,7 @@ export class TableScreen {
     clearInterval(this.clock);
     this.renderer?.destroy?.(this.memory);
     delete this.root.dataset.version;
+    delete this.root.dataset.sent;
     this.ws?.close();
   }
 
