@@ -27,7 +27,6 @@ import platform
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -39,7 +38,7 @@ from kartentisch.cards import Card
 from kartentisch.games.slobberhannes.deal import SlobberhannesObservation
 from kartentisch.interop.encoding import SLOBBERHANNES_CARDS
 from kartentisch.interop.openspiel import SLOBBERHANNES_GAME, TrickGame, state_from_observation
-from kartentisch.tournament import RUNNERS, TournamentResult, _seed, _summarise
+from kartentisch.tournament import RUNNERS, TournamentResult, _seed, _summarise, map_jobs
 
 GAME = "slobberhannes"
 PLAYERS = 4
@@ -119,17 +118,10 @@ def run(
 ) -> TournamentResult:
     work = [(k, seed, simulations, uct_c) for k in range(deals)]
     per_deal: list[list[list[float]]] = []
-    if jobs <= 1:
-        for item in work:
-            per_deal.append(_play(item))
-            if progress:
-                progress(len(per_deal))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_play, work):
-                per_deal.append(result)
-                if progress:
-                    progress(len(per_deal))
+    for result in map_jobs(_play, work, jobs):
+        per_deal.append(result)
+        if progress:
+            progress(len(per_deal))
     return _summarise(GAME, LEVELS, seed, per_deal)
 
 

@@ -25,10 +25,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from kartentisch.bots import LEVELS, Bot, make_bot
 from kartentisch.errors import KartentischError
+
+W = TypeVar("W")
+R = TypeVar("R")
 
 __all__ = [
     "BotResult",
@@ -265,20 +268,20 @@ def run_tournament(
             for result in _ray_map(_work(game, bots, seed, deals, opts, cpus), progress):
                 per_deal.extend(result)
         return _summarise(game, bots, seed, per_deal)
-    work = _work(game, bots, seed, deals, opts, jobs)
-    if jobs <= 1:
-        results: Iterable[list[list[list[float]]]] = map(_play_chunk, work)
-        for result in results:
-            per_deal.extend(result)
-            if progress:
-                progress(len(result))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_play_chunk, work):
-                per_deal.extend(result)
-                if progress:
-                    progress(len(result))
+    for result in map_jobs(_play_chunk, _work(game, bots, seed, deals, opts, jobs), jobs):
+        per_deal.extend(result)
+        if progress:
+            progress(len(result))
     return _summarise(game, bots, seed, per_deal)
+
+
+def map_jobs(fn: Callable[[W], R], work: Iterable[W], jobs: int) -> Iterator[R]:
+    """``fn`` over ``work`` in order: in this process, or in ``jobs`` worker processes."""
+    if jobs <= 1:
+        yield from map(fn, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(fn, work)
 
 
 def _work(
