@@ -390,13 +390,18 @@ async def drive(run: Run, tables: int, seconds: float, seed: int, ramp: float) -
     elapsed = time.perf_counter() - start
     # Clients see the flag at their next message or turn; whatever still waits is cancelled.
     run.stopping = True
+    await cancel_all(tasks)
+    watcher.cancel()
+    return elapsed
+
+
+async def cancel_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the tasks not done yet, again until every one has ended."""
     pending = {t for t in tasks if not t.done()}
     while pending:
         for task in pending:
             task.cancel()
         _, pending = await asyncio.wait(pending, timeout=5)
-    watcher.cancel()
-    return elapsed
 
 
 # -- the report ---------------------------------------------------------------------

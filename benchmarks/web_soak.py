@@ -53,6 +53,7 @@ from websockets.exceptions import WebSocketException
 from web_load import (
     HTTPFailure,
     Run,
+    cancel_all,
     client_address,
     client_event_loop,
     cpu_seconds,
@@ -266,11 +267,7 @@ async def drive(soak: Soak, pid: int, args: argparse.Namespace) -> tuple[float, 
     await asyncio.wait(tasks, timeout=args.minutes * 60)
     elapsed = time.perf_counter() - start
     soak.stopping = True
-    pending = {t for t in tasks if not t.done()}
-    while pending:
-        for task in pending:
-            task.cancel()
-        _, pending = await asyncio.wait(pending, timeout=5)
+    await cancel_all(tasks)
     for watcher in watchers:
         watcher.cancel()
     samples.append(Sample(elapsed / 60, memory_kib(pid)["VmRSS"] / 1024))
