@@ -23,7 +23,29 @@ class NotationError(KartentischError):
 
 
 class OptionError(KartentischError):
-    """An unknown rule option, or a value it does not accept."""
+    """An unknown rule option, or a value it does not accept.
+
+    ``code`` names the problem (``range``, ``choice``, ``unknown_option`` …) and
+    ``params`` its particulars, so that an interface can say it in the
+    person's language (the web lobby's ``error.option_<code>`` texts); the
+    message is the English text for logs and the terminal.
+
+    >>> error = OptionError("option target must be ...", "range", option="target", low=1, high=9)
+    >>> error.code, error.params["high"], str(error)
+    ('range', 9, 'option target must be ...')
+    """
+
+    def __init__(self, message: str, code: str = "invalid", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_option_error, (str(self), self.code, self.params))
+
+
+def _option_error(message: str, code: str, params: dict[str, Any]) -> OptionError:
+    return OptionError(message, code, **params)
 
 
 class DealError(KartentischError):

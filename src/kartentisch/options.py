@@ -51,20 +51,28 @@ def options_from_dict(
     the game in its message), and so is any value ``cls`` refuses.
     """
     if not isinstance(data, Mapping | None):
-        raise OptionError("options must be a JSON object of option names and values")
+        raise OptionError(
+            "options must be a JSON object of option names and values", "not_object"
+        )
     if not data and not overrides:
         return default
     merged = dict(data or {})
     merged.update(overrides)
     preset = merged.pop("preset", default_preset)
     if not isinstance(preset, str) or preset not in presets:
-        raise OptionError(f"unknown preset {preset!r}: choose one of {', '.join(presets)}")
+        raise OptionError(
+            f"unknown preset {preset!r}: choose one of {', '.join(presets)}",
+            "unknown_preset",
+            preset=str(preset)[:40],
+        )
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(merged) - known)
     if unknown:
         raise OptionError(
             f"unknown {game} option {unknown[0]!r}; "
-            f"known options: {', '.join(sorted(known - {'preset'}))}"
+            f"known options: {', '.join(sorted(known - {'preset'}))}",
+            "unknown_option",
+            option=unknown[0][:40],
         )
     values = {**presets[preset], **merged}
     build: Callable[..., Opts] = cls

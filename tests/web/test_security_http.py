@@ -186,7 +186,7 @@ def test_fuzzed_joins_and_starts_are_refused_clearly(client: TestClient) -> None
         ({"game": "slobberhannes", "name": "A", "options": {"target": 10**9}}, "bad_options", ""),
         ({"game": "slobberhannes", "name": "A", "options": [1]}, "bad_options", "object"),
         ({"game": "doppelkopf", "name": "A", "options": {"games": 10**6}}, "bad_options", "100"),
-        ({"game": "doppelkopf", "name": "A", "options": {"games": True}}, "bad_options", "games"),
+        ({"game": "doppelkopf", "name": "A", "options": {"games": True}}, "bad_options", "Games"),
         ({"game": "slapjack", "name": "A", "options": {"preset": ["x"]}}, "bad_options", "preset"),
         ({"game": "irish-snap", "name": "A", "options": {"preset": {}}}, "bad_options", "preset"),
         ({"game": "slapjack", "name": "A", "options": {"time_limit": 10**9}}, "bad_options", "60"),

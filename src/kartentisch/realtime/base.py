@@ -61,7 +61,11 @@ class TimedOptions:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise OptionError(
                 f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"not {self.players!r}"
+                f"not {self.players!r}",
+                "range",
+                option="players",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
             )
         check_ms(self, "late_ms", allow_none=False, minimum=0)
 
@@ -69,14 +73,18 @@ class TimedOptions:
     def from_dict(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Self:
         """Options from a record's ``options`` object; omitted options take their defaults."""
         if data is not None and not isinstance(data, Mapping):
-            raise OptionError("options must be a JSON object of option names and values")
+            raise OptionError(
+                "options must be a JSON object of option names and values", "not_object"
+            )
         merged = {**(data or {}), **overrides}
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(merged) - known)
         if unknown:
             raise OptionError(
                 f"unknown {cls.title} option {unknown[0]!r}; "
-                f"known options: {', '.join(sorted(known))}"
+                f"known options: {', '.join(sorted(known))}",
+                "unknown_option",
+                option=unknown[0],
             )
         return cls(**merged)
 
@@ -97,7 +105,10 @@ def check_ms(options: object, name: str, *, allow_none: bool, minimum: int) -> N
     if type(value) is not int or value < minimum:
         extra = " or null" if allow_none else ""
         raise OptionError(
-            f"option {name} must be whole milliseconds >= {minimum}{extra}, not {value!r}"
+            f"option {name} must be whole milliseconds >= {minimum}{extra}, not {value!r}",
+            "milliseconds",
+            option=name,
+            low=minimum,
         )
 
 

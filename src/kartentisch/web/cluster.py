@@ -213,6 +213,10 @@ class Cluster:
         self._silent: dict[str, float] = {}
         self._outbox_ready = asyncio.Event()
         self._subscribed = asyncio.Event()
+        #: Until then (monotonic) this process claims no table that lacks a lease holder:
+        #: Redis came back after an outage, maybe empty, and the owners take their leases
+        #: again at their next renewal (a quarter of a lease), before anyone else may.
+        self._claims_held_until = 0.0
         self._locks = [asyncio.Lock() for _ in range(64)]
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: list[asyncio.Task[None]] = []
@@ -437,6 +441,8 @@ class Cluster:
                     return None
                 if stored.status not in UNFINISHED:
                     return self.manager._from_stored(stored)
+                if time.monotonic() < self._claims_held_until:
+                    return ""  # its owner may be about to take its lease again
                 if await self.claim(table_id):
                     # As after a restart: what the last owner stored is the table.
                     live = self.manager.get(table_id)
@@ -685,7 +691,13 @@ class Cluster:
         (its lease outlived the outage), so nothing else would make these
         sockets catch up. Each socket at a table run elsewhere finds its table
         again and says its last ``hello`` there: the client is sent the current state.
+
+        A Redis that restarted has lost every lease, though their owners still run
+        the tables: for one lease time this process claims no table without a
+        holder, so that each owner's next renewal takes its lease back first (an
+        owner that is really gone is waited for as long as its lease would have been).
         """
+        self._claims_held_until = time.monotonic() + self.lease
         for link in list(self._links.values()):
             if link.owner is not None:
                 link.relink()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kartentisch.errors import KartentischError
+from kartentisch.errors import KartentischError, OptionError
 from kartentisch.web.adapter import TableGameType, table_game_type
 from kartentisch.web.seats import TableError, clean_name
 
@@ -67,8 +67,10 @@ def parse_new_table(body: Any) -> NewTable:
         name = clean_name(body.get("name"))
     try:
         options = kind.normalize_options(body.get("options"), seats=len(seats))
-    except KartentischError as exc:
-        raise TableError("bad_options", detail=str(exc)) from None
+    except OptionError as exc:
+        raise TableError("bad_options", key=f"option_{exc.code}", **exc.params) from None
+    except KartentischError:
+        raise TableError("bad_options", key="option_invalid") from None
     turn = body.get("turn_seconds")
     if turn is not None and (
         not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600

@@ -39,14 +39,24 @@ MAX_QUEUED_MESSAGES: Final = 256
 class TableError(KartentischError):
     """A lobby or table request that is refused; ``code`` keys its translated message."""
 
-    def __init__(self, code: str, status: int = 400, **params: Any) -> None:
+    def __init__(
+        self, code: str, status: int = 400, *, key: str | None = None, **params: Any
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.status = status
+        #: The message's key when it is more particular than the code (``option_range``).
+        self.key = key or code
         self.params = params
 
     def message(self, lang: str) -> str:
-        return translate(lang, f"error.{self.code}", **self.params)
+        params = dict(self.params)
+        option = params.get("option")
+        if isinstance(option, str):
+            # An option's name as the lobby labels it (its key when it has no label).
+            label = translate(lang, f"option.{option}")
+            params["option"] = option if label == f"option.{option}" else label
+        return translate(lang, f"error.{self.key}", **params)
 
 
 def hash_token(token: str) -> str:

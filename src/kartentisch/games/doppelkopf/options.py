@@ -147,39 +147,56 @@ class DoppelkopfOptions:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise OptionError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
+            raise OptionError(
+                f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}",
+                "unknown_preset",
+                preset=str(self.preset)[:40],
+            )
         if type(self.players) is not int or self.players not in (4, 5):
-            raise OptionError(f"players must be 4 or 5, not {self.players!r}")
+            raise OptionError(
+                f"players must be 4 or 5, not {self.players!r}",
+                "range",
+                option="players",
+                low=4,
+                high=5,
+            )
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise OptionError(
-                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}"
+                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}",
+                    "choice",
+                    option=name,
                 )
         for name in _FLAGS:
             if type(getattr(self, name)) is not bool:
                 raise OptionError(
-                    f"option {name} must be true or false, not {getattr(self, name)!r}"
+                    f"option {name} must be true or false, not {getattr(self, name)!r}",
+                    "flag",
+                    option=name,
                 )
         soli = self.soli
         if isinstance(soli, list):
             object.__setattr__(self, "soli", tuple(soli))
             soli = self.soli
         if not isinstance(soli, tuple) or not all(isinstance(k, str) for k in soli):
-            raise OptionError("option soli must be a list of solo kinds")
+            raise OptionError("option soli must be a list of solo kinds", "soli")
         for kind in soli:
             if kind not in ALL_SOLI:
                 raise OptionError(
-                    f"unknown solo kind {kind!r} in option soli: choose from {', '.join(ALL_SOLI)}"
+                    f"unknown solo kind {kind!r} in option soli: choose from {', '.join(ALL_SOLI)}",
+                    "soli",
                 )
         if len(set(soli)) != len(soli):
-            raise OptionError("option soli names a solo kind twice")
+            raise OptionError("option soli names a solo kind twice", "soli")
         if self.declarations == "ddv":
             for name in ("armut", "scharfe"):
                 if getattr(self, name):
                     raise OptionError(
                         f"option {name} needs the sheet's order of declarations "
-                        "(declarations: sheet); the DDV order has no place for it"
+                        "(declarations: sheet); the DDV order has no place for it",
+                        "needs_sheet_order",
+                        option=name,
                     )
         for name, low, high in (
             ("hochzeit_tricks", 1, 12),
@@ -189,7 +206,13 @@ class DoppelkopfOptions:
         ):
             value = getattr(self, name)
             if type(value) is not int or not low <= value <= high:
-                raise OptionError(f"option {name} must be a whole number from {low} to {high}")
+                raise OptionError(
+                    f"option {name} must be a whole number from {low} to {high}",
+                    "range",
+                    option=name,
+                    low=low,
+                    high=high,
+                )
 
     @classmethod
     def from_dict(

@@ -64,7 +64,7 @@ class SlapjackOptions(TimedOptions):
     def __post_init__(self) -> None:
         TimedOptions.__post_init__(self)
         if type(self.call) is not bool:
-            raise OptionError("option call must be true or false")
+            raise OptionError("option call must be true or false", "flag", option="call")
         check_ms(self, "time_limit_ms", allow_none=True, minimum=1)
 
 

@@ -81,22 +81,40 @@ class SlobberhannesOptions:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise OptionError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
+            raise OptionError(
+                f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}",
+                "unknown_preset",
+                preset=str(self.preset)[:40],
+            )
         if type(self.players) is not int or not 3 <= self.players <= 7:
-            raise OptionError(f"players must be a whole number from 3 to 7, not {self.players!r}")
+            raise OptionError(
+                f"players must be a whole number from 3 to 7, not {self.players!r}",
+                "range",
+                option="players",
+                low=3,
+                high=7,
+            )
         if type(self.target) is not int or self.target < 1:
-            raise OptionError(f"target must be a positive whole number, not {self.target!r}")
+            raise OptionError(
+                f"target must be a positive whole number, not {self.target!r}",
+                "positive",
+                option="target",
+            )
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise OptionError(
-                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}"
+                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}",
+                    "choice",
+                    option=name,
                 )
         for name in ("all_three_bonus", "partnership", "cut"):
             if type(getattr(self, name)) is not bool:
-                raise OptionError(f"option {name} must be true or false")
+                raise OptionError(f"option {name} must be true or false", "flag", option=name)
         if self.partnership and self.players != 4:
-            raise OptionError("the partnership option is played by 4 players (2 against 2)")
+            raise OptionError(
+                "the partnership option is played by 4 players (2 against 2)", "partnership_four"
+            )
 
     @classmethod
     def from_dict(

@@ -359,17 +359,30 @@ class DoppelkopfTableType:
 
     def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
         if options is not None and not isinstance(options, Mapping):
-            raise OptionError("options must be a JSON object of option names and values")
+            raise OptionError(
+                "options must be a JSON object of option names and values", "not_object"
+            )
         given = dict(options or {})
         games = given.pop("games", None)
         if "players" in given and given["players"] != seats:
-            raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
+            raise OptionError(
+                f"players is {given['players']!r} but the table has {seats} seats",
+                "players_mismatch",
+                value=str(given["players"])[:40],
+                seats=seats,
+            )
         given["players"] = seats
         result = DoppelkopfOptions.from_dict(given).to_dict()
         if games is None:
             games = DEFAULT_ROUNDS * seats
         if type(games) is not int or not 1 <= games <= MAX_GAMES:
-            raise OptionError(f"games must be a whole number from 1 to {MAX_GAMES}")
+            raise OptionError(
+                f"games must be a whole number from 1 to {MAX_GAMES}",
+                "range",
+                option="games",
+                low=1,
+                high=MAX_GAMES,
+            )
         result["games"] = games
         return result
 

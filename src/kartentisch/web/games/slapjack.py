@@ -341,24 +341,39 @@ class SlapTableType:
 
     def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
         if options is not None and not isinstance(options, Mapping):
-            raise OptionError("options must be a JSON object of option names and values")
+            raise OptionError(
+                "options must be a JSON object of option names and values", "not_object"
+            )
         given = dict(options or {})
         preset = given.pop("preset", None)
         if preset is not None:
             if not isinstance(preset, str) or preset not in self.presets:
                 known = ", ".join(self.presets)
                 shown = str(preset)[:40]
-                raise OptionError(f"unknown {self.name} preset {shown!r}; known: {known}")
+                raise OptionError(
+                    f"unknown {self.name} preset {shown!r}; known: {known}",
+                    "unknown_preset",
+                    preset=shown,
+                )
             given = {**self.presets[preset], **given}
         if "players" in given and given["players"] != seats:
-            raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
+            raise OptionError(
+                f"players is {given['players']!r} but the table has {seats} seats",
+                "players_mismatch",
+                value=str(given["players"])[:40],
+                seats=seats,
+            )
         given["players"] = seats
         if "time_limit" in given:
             minutes = given.pop("time_limit")
             if minutes is not None:
                 if type(minutes) is not int or not 1 <= minutes <= MAX_TIME_LIMIT_MINUTES:
                     raise OptionError(
-                        f"time_limit must be whole minutes from 1 to {MAX_TIME_LIMIT_MINUTES}"
+                        f"time_limit must be whole minutes from 1 to {MAX_TIME_LIMIT_MINUTES}",
+                        "range",
+                        option="time_limit",
+                        low=1,
+                        high=MAX_TIME_LIMIT_MINUTES,
                     )
                 given["time_limit_ms"] = minutes * 60_000
         return self.options_type.from_dict(given).to_dict()

@@ -337,15 +337,28 @@ class SlobberhannesTableType:
 
     def normalize_options(self, options: Mapping[str, Any] | None, *, seats: int) -> dict[str, Any]:
         if options is not None and not isinstance(options, Mapping):
-            raise OptionError("options must be a JSON object of option names and values")
+            raise OptionError(
+                "options must be a JSON object of option names and values", "not_object"
+            )
         given = dict(options or {})
         if "players" in given and given["players"] != seats:
-            raise OptionError(f"players is {given['players']!r} but the table has {seats} seats")
+            raise OptionError(
+                f"players is {given['players']!r} but the table has {seats} seats",
+                "players_mismatch",
+                value=str(given["players"])[:40],
+                seats=seats,
+            )
         given["players"] = seats
         target = given.get("target")
         if isinstance(target, int) and not 1 <= target <= MAX_TARGET:
             # A longer match would never end at a web table.
-            raise OptionError(f"target must be a whole number from 1 to {MAX_TARGET}")
+            raise OptionError(
+                f"target must be a whole number from 1 to {MAX_TARGET}",
+                "range",
+                option="target",
+                low=1,
+                high=MAX_TARGET,
+            )
         return SlobberhannesOptions.from_dict(given).to_dict()
 
     def create(
