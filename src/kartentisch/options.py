@@ -51,9 +51,7 @@ def options_from_dict(
     the game in its message), and so is any value ``cls`` refuses.
     """
     if not isinstance(data, Mapping | None):
-        raise OptionError(
-            "options must be a JSON object of option names and values", "not_object"
-        )
+        raise OptionError("options must be a JSON object of option names and values", "not_object")
     if not data and not overrides:
         return default
     merged = dict(data or {})

@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from kartentisch.games import rules_text
+
 from .helpers import AppFactory
 
 pytestmark = pytest.mark.anyio
@@ -154,6 +156,22 @@ async def test_rules_in_every_language(http: httpx.AsyncClient, lang: str) -> No
     for game in (await http.get("/api/games")).json()["rules"]:
         response = await http.get(f"/api/rules/{game['name']}/{lang}?format=html")
         assert response.status_code == 200 and "<h" in response.text, game
+
+
+#: Games whose web rules page is checked for command-line flags (all of them, in time).
+WEB_RULES_GAMES = ("slobberhannes", "doppelkopf")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "ru"])
+@pytest.mark.parametrize("game", WEB_RULES_GAMES)
+async def test_web_rules_speak_of_the_table_not_of_flags(
+    http: httpx.AsyncClient, game: str, lang: str
+) -> None:
+    page = (await http.get(f"/api/rules/{game}/{lang}")).text
+    assert not re.search(r"(?<![-|])--[a-z]", page), re.findall(r".*--[a-z].*", page)
+    assert "kartentisch play" not in page and "<!--" not in page
+    terminal = rules_text(game, lang)
+    assert "--" in terminal and "<!--" not in terminal
 
 
 async def test_catalogs_for_the_page(http: httpx.AsyncClient) -> None:

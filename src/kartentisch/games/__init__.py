@@ -14,9 +14,10 @@ kartentisch.errors.KartentischError: unknown game 'chess': choose one of slobber
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from kartentisch.errors import KartentischError
 
@@ -77,8 +78,22 @@ def get_game(name: str) -> GameSpec:
     return spec
 
 
-def rules_text(name: str, lang: str) -> str:
-    """The rules as implemented, in ``de``, ``en`` or ``ru`` (Markdown)."""
+#: A part of a rules page for one place only: ``<!-- terminal -->`` … ``<!-- /terminal -->``.
+_PLACE_PART = re.compile(r"<!-- (terminal|web) -->\n(.*?)<!-- /\1 -->\n?", re.DOTALL)
+
+
+def rules_text(name: str, lang: str, where: Literal["terminal", "web"] = "terminal") -> str:
+    """The rules as implemented, in ``de``, ``en`` or ``ru`` (Markdown).
+
+    A page speaks of the place it is read in: the terminal's names its
+    command-line flags, the web app's the table's options; the parts marked for
+    the other place are left out.
+
+    >>> "--rules ddv" in rules_text("doppelkopf", "de", "web")
+    False
+    >>> "--rules ddv" in rules_text("doppelkopf", "de"), "<!--" in rules_text("doppelkopf", "de")
+    (True, False)
+    """
     from importlib.resources import files
 
     spec = get_game(name)
@@ -86,4 +101,5 @@ def rules_text(name: str, lang: str) -> str:
         raise KartentischError(f"unknown language {lang!r}: use de, en or ru")
     module = GAMES[spec.name]
     resource = files("kartentisch.games").joinpath(module, "rules", f"{lang}.md")
-    return resource.read_text(encoding="utf-8")
+    text = resource.read_text(encoding="utf-8")
+    return _PLACE_PART.sub(lambda m: m.group(2) if m.group(1) == where else "", text)

@@ -384,7 +384,7 @@ def create_app(
         game = request.path_params["game"]
         lang = request.path_params["lang"]
         try:
-            text = rules_text(game, lang)
+            text = rules_text(game, lang, "web")
         except KartentischError:
             error = TableError("no_rules", 404, game=game[:40], lang=lang[:10])
             return _error(request, error)
