@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 
 .PHONY: run play test lint typecheck unit bench clean
 
@@ -13,16 +14,23 @@ COMPILED := setup.py src/kartentisch/tricks.py src/kartentisch/search/_maxn.c \
 	deal.py declarations.py play.py scoring.py scoring_base.py scoring_ddv.py \
 	scoring_house.py trumps.py)
 
-$(STAMP): pyproject.toml $(COMPILED)
+# `make run` and `make play` need only the runtime dependencies; the tests the dev extra.
+$(RUN_STAMP): pyproject.toml $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+# The dev extra's packages on top (the project itself is not built a second time).
+$(STAMP): $(RUN_STAMP)
+	$(BIN)/python -c "import tomllib; print('\\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev']))" > $(VENV)/dev-requirements.txt
+	$(BIN)/python -m pip install --quiet -r $(VENV)/dev-requirements.txt
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/kartentisch serve
 
-play: $(STAMP)
+play: $(RUN_STAMP)
 	$(BIN)/kartentisch play slobberhannes
 
 lint: $(STAMP)
