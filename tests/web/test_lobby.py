@@ -234,3 +234,34 @@ async def test_the_page_and_its_files(http: httpx.AsyncClient) -> None:
     cards = (await http.get("/static/cards.js")).text
     assert "export function cardSVG" in cards and "http" not in cards
     assert (await http.get("/healthz")).json()["ok"] is True
+
+
+async def test_a_private_table_is_reached_by_its_link_only(http: httpx.AsyncClient) -> None:
+    seats = [{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+    private = (await create(http, seats=seats, private=True)).json()
+    public = (await create(http, seats=seats)).json()
+    listed = {t["id"] for t in (await http.get("/api/tables")).json()["tables"]}
+    assert public["id"] in listed and private["id"] not in listed
+    shown = (await http.get(f"/api/tables/{private['id']}")).json()["table"]
+    assert shown["private"] is True and shown["open_seats"] == [1]
+    joined = await http.post(f"/api/tables/{private['id']}/join", json={"name": "Bo"})
+    assert joined.status_code == 200, joined.text
+    refused = await create(http, seats=seats, private="yes")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "bad_private"
+
+
+async def test_option_errors_are_plain_words_in_the_language(http: httpx.AsyncClient) -> None:
+    body = {
+        "game": "doppelkopf",
+        "name": "Ann",
+        "options": {"preset": "ddv", "armut": True},
+    }
+    german = (await http.post("/api/tables?lang=de", json=body)).json()["error"]
+    assert german["code"] == "bad_options"
+    assert german["message"].startswith("Armut braucht die Reihenfolge der Vorbehalte")
+    russian = (await http.post("/api/tables?lang=ru", json=body)).json()["error"]["message"]
+    assert "DDV" in russian and "declarations" not in russian and "sheet" not in russian
+    body = {"game": "slobberhannes", "name": "Ann", "options": {"target": 0}}
+    german = (await http.post("/api/tables?lang=de", json=body)).json()["error"]["message"]
+    assert "wähle eine ganze Zahl" in german and "target" not in german

@@ -38,6 +38,7 @@ CODES = {
     "bad_level",
     "bad_options",
     "bad_turn_seconds",
+    "bad_private",
     "no_such_table",
     "no_such_seat",
     "seat_taken",

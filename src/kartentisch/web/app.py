@@ -261,7 +261,8 @@ def create_app(
     async def list_tables(request: Request) -> Response:
         if (shared_tables := cluster()) is not None:
             return JSONResponse({"tables": shared_tables.lobby()})
-        live = sorted(manager().live(), key=lambda t: -t.created)
+        # A private table is reached by its invite link only.
+        live = sorted((t for t in manager().live() if not t.private), key=lambda t: -t.created)
         return JSONResponse({"tables": [t.summary() for t in live[:100]]})
 
     async def create_table(request: Request) -> Response:

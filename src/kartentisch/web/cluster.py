@@ -504,7 +504,8 @@ class Cluster:
             summary = seen.summary()
             summary["version"] = counts.get(row.id, 0)
             tables.append(summary)
-        return tables
+        # A private table is reached by its invite link only.
+        return [t for t in tables if not t["private"]]
 
     def snapshot(self, table_id: str) -> LiveTable | None:
         """The table to read (its record): live here, else as stored."""

@@ -29,6 +29,8 @@ class NewTable:
     seats: list[SeatRequest]
     name: str | None
     turn_seconds: int | None = None
+    #: Left out of the lobby's list: reached by the invite link only.
+    private: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -76,4 +78,7 @@ def parse_new_table(body: Any) -> NewTable:
         not isinstance(turn, int) or isinstance(turn, bool) or not 5 <= turn <= 3600
     ):
         raise TableError("bad_turn_seconds")
-    return NewTable(kind, options, seats, name, turn)
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise TableError("bad_private")
+    return NewTable(kind, options, seats, name, turn, private)

@@ -135,6 +135,11 @@ class LiveTable:
         value = self.settings.get("turn_seconds")
         return float(value) if value else None
 
+    @property
+    def private(self) -> bool:
+        """Whether the table is left out of the lobby's list (reached by its invite link)."""
+        return bool(self.settings.get("private"))
+
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)
         for i, seat in enumerate(self.seats):
@@ -172,6 +177,7 @@ class LiveTable:
             "version": self.version,
             "options": self.options,
             "turn_seconds": self.turn_seconds,
+            "private": self.private,
             "you": you,
             "seats": [
                 {
@@ -734,6 +740,8 @@ class TableManager:
         settings: dict[str, Any] = {}
         if request.turn_seconds is not None and not is_realtime(request.kind):
             settings["turn_seconds"] = request.turn_seconds
+        if request.private:
+            settings["private"] = True
         table = LiveTable(
             self,
             table_id=table_id,

@@ -40,6 +40,40 @@ export function setRulesGame(game) {
   if (link) link.setAttribute("href", rulesHref());
 }
 
+/**
+ * The name the others see, asked in the page (never the browser's prompt) and remembered.
+ * Resolves to the name, or null when the person cancels.
+ */
+export function askName(title, labels) {
+  return new Promise((resolve) => {
+    const input = h("input#ask-name", { maxlength: 24, required: true, autocomplete: "nickname", value: localStorage.getItem("kt.name") || "" });
+    let done = false;
+    const finish = (value) => {
+      if (done) return;
+      done = true;
+      box.remove();
+      resolve(value);
+    };
+    const form = h("form.modal-body.ask-name", {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        localStorage.setItem("kt.name", name);
+        finish(name);
+      },
+    },
+      h("label", {}, h("span", {}, title), input),
+      h("div.row", {},
+        h("button.primary", { type: "submit" }, labels.ok),
+        h("button", { type: "button", onclick: () => finish(null) }, labels.cancel)));
+    const box = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title }, form);
+    box.addEventListener("keydown", (event) => event.key === "Escape" && finish(null));
+    document.body.append(box);
+    input.focus();
+  });
+}
+
 let toastTimer = null;
 
 /** A short message at the bottom of the page (errors from the server …). */

@@ -1,6 +1,6 @@
 // The lobby: create a table, see the open ones, join or watch.
 
-import { api, h, saveSeat, setRulesGame, toast } from "./dom.js";
+import { api, askName, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 let refreshTimer = null;
@@ -32,6 +32,7 @@ function createForm(games, navigate) {
   const seatRows = h("ol.seat-setup");
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, t("lobby.no_timer")), [15, 30, 60, 120].map((s) => h("option", { value: s }, t("lobby.seconds", { n: s }))));
   const options = h("div.options");
+  const privateBox = h("input", { id: "private", type: "checkbox" });
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
 
@@ -95,6 +96,7 @@ function createForm(games, navigate) {
     }
     const body = { game: gameSelect.value, seats, options: chosen, name: nameInput.value };
     if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
+    if (privateBox.checked) body.private = true;
     localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
@@ -113,6 +115,7 @@ function createForm(games, navigate) {
     h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
     seatRows,
     timerRow,
+    h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
     h("details", {}, h("summary", {}, t("lobby.rule_options")), options),
     h("button.primary", { type: "submit" }, t("lobby.create")),
   );
@@ -136,9 +139,8 @@ async function refreshList(list, navigate) {
 }
 
 export async function join(table, navigate, seat = null) {
-  const name = localStorage.getItem("kt.name") || prompt(t("lobby.your_name")) || "";
-  if (!name.trim()) return;
-  localStorage.setItem("kt.name", name);
+  const name = localStorage.getItem("kt.name") || (await askName(t("lobby.name_title"), { ok: t("lobby.join"), cancel: t("ui.cancel") }));
+  if (!name?.trim()) return;
   try {
     const joined = await api(`/api/tables/${table.id}/join?lang=${lang}`, { method: "POST", body: { name, seat } });
     saveSeat(table.id, joined.seat, joined.token);

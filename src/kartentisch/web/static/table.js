@@ -170,6 +170,7 @@ export class TableScreen {
     return h("section.panel.waiting", {},
       h("h2", {}, table.titles?.[lang] || table.game, " — ", t("status.waiting")),
       h("p", {}, t("ui.invite")),
+      table.private ? h("p.muted.private-note", {}, t("lobby.private_note")) : null,
       h("div.row", {}, linkInput, copy),
       h("ol.seats", {}, seats),
       you !== null ? h("button.primary", { onclick: () => this.send({ type: "start" }) }, t("ui.start_now")) : h("p.muted", {}, t("ui.spectating")),
