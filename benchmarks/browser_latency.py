@@ -75,16 +75,19 @@ def run(clicks: int) -> dict[str, Any]:
                         "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "random"}] * 3,
                         "options": {"target": 100},
                     }
-                    created = page.request.post(f"{url}/api/tables", data=json.dumps(body),
-                                                headers={"content-type": "application/json"})
+                    created = page.request.post(
+                        f"{url}/api/tables",
+                        data=json.dumps(body),
+                        headers={"content-type": "application/json"},
+                    )
                     table = created.json()
                     if "id" not in table:
                         raise RuntimeError(f"the table was not created: {table}")
                     tables += 1
                     page.goto(f"{url}/t/{table['id']}#seat={table['seat']}&token={table['token']}")
                     page.locator(".hand-card.playable").first.wait_for()
-                    here = 0  # a new page: its own list of latencies
-                    for _ in range(page.locator(".hand-card").count()):  # one deal
+                    # A new page: its own list of latencies.
+                    for here in range(1, page.locator(".hand-card").count() + 1):  # one deal
                         card = page.locator(".hand-card.playable").first
                         card.wait_for()
                         page.evaluate(
@@ -92,7 +95,6 @@ def run(clicks: int) -> dict[str, Any]:
                         )
                         card.click()
                         done += 1
-                        here += 1
                         page.wait_for_function("n => window.__latencies.length >= n", arg=here)
                         if done >= clicks:
                             break
