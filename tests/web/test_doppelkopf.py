@@ -50,29 +50,40 @@ def randomly(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
     return rng.choice(game.legal(seat))
 
 
+def offered(game: DoppelkopfTable, seat: int) -> list[str]:
+    """The answers the seat's declaration question offers besides Gesund (none: not asked)."""
+    question = game.view(seat)["question"]
+    if question is None:
+        return []
+    return [f"vorbehalt {r}" for r in question["scharfe"] + question["reservations"]]
+
+
 def healthy(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """Says gesund and plays the first legal card: normal games, silent soli, Hochzeiten."""
+    """Says Gesund once a deal (the table answers the other rounds) and plays the first
+    legal card: normal games, silent soli, Hochzeiten."""
+    forced = game.forced_action(seat)
+    if forced is not None:
+        return forced
+    if game.view(seat)["question"] is not None:
+        return "gesund"
     legal = game.legal(seat)
-    if "pass" in legal:
-        return "pass"
     cards = [a for a in legal if CARD.match(a)]
     return cards[0] if cards else legal[0]
 
 
 def poor(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """Declares every Armut and takes it: the exchange happens."""
-    legal = game.legal(seat)
-    for word in ("armut", "accept"):
-        if word in legal:
-            return word
+    """Answers "Vorbehalt: Armut" where the hand may, and takes every Armut: the exchange."""
+    if "vorbehalt armut" in offered(game, seat):
+        return "vorbehalt armut"
+    if "accept" in game.legal(seat):
+        return "accept"
     return healthy(game, seat, rng)
 
 
 def ouvert(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """The first seat asked in the solo round plays a trump solo ouvert."""
-    legal = game.legal(seat)
-    if "solo trump ouvert" in legal:
-        return "solo trump ouvert"
+    """The first seat asked answers "Vorbehalt: Trumpfsolo ouvert"."""
+    if "vorbehalt solo trump ouvert" in offered(game, seat):
+        return "vorbehalt solo trump ouvert"
     return healthy(game, seat, rng)
 
 
@@ -382,11 +393,9 @@ def test_a_silent_solo_stays_silent() -> None:
         if holder is None:
             continue
         rng = random.Random(seed)
-        policy: Policy = healthy
         while game.view(None)["phase"] == "declare":
-            seat = game.acting[0]
-            # The holder of both Alten says nothing: a silent solo.
-            game.act(seat, "pass" if "pass" in game.legal(seat) else policy(game, seat, rng))
+            # Everyone says Gesund, the holder of both Alten too: a silent solo.
+            step(game, healthy, rng)
         if game.view(None)["phase"] != "play":
             continue
         assert game.view(holder)["game_type"] == "trump"
@@ -416,11 +425,14 @@ def hello(ws: Any, token: str | None = None, lang: str = "en") -> dict[str, Any]
 
 
 def choose(view: dict[str, Any]) -> str:
-    """The human's policy: gesund, take an Armut, pass the suggested cards, play the first card."""
+    """The human's policy: Gesund (once a deal), take an Armut, pass the suggested cards,
+    play the first card."""
     legal: list[str] = view["legal"]
     cards = [a for a in legal if CARD.match(a)]
     if view["phase"] == "play":
         return cards[0]
+    if view["question"] is not None:
+        return "gesund"
     for word in ("pass", "accept"):
         if word in legal:
             return word
