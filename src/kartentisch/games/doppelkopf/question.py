@@ -26,22 +26,29 @@ RESERVATION one call of the notation, or a ``scharfe`` call, ``+`` and one
 other call. They are not actions of the record: what is stored is the engine
 action each round gets.
 
+Seat 1 holds one ♥A and one ♥K: the Scharfe round is answered for it, and the
+question comes in the solo round. It says Gesund; the marriage round is answered
+for it too.
+
 >>> from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 >>> deal = DoppelkopfDeal.from_seed(3, dealer=0)
 >>> answers, seat = Answers(), deal.to_move
+>>> answers.question(deal, seat), answers.forced(deal, seat)
+(None, Call('pass'))
+>>> def others_pass():
+...     while deal.declaration_round is not None and deal.to_move != seat:
+...         _ = deal.apply(PASS, deal.to_move)
+>>> _ = deal.apply(answers.forced(deal, seat), seat)
+>>> others_pass()
 >>> question = answers.question(deal, seat)
->>> question.gesund, [str(c) for c in question.reservations][:3]
-(True, ['solo trump', 'solo trump ouvert', 'solo queens'])
+>>> deal.declaration_round, question.gesund, question.scharfe, str(question.reservations[0])
+('solo', True, (), 'solo trump')
 >>> answer, action = answers.check(deal, seat, Answer.parse("gesund"))
 >>> _ = deal.apply(action, seat)
 >>> answers.keep(deal, seat, answer)
->>> while deal.declaration_round is not None:  # the others say pass; seat is not asked again
-...     asked = deal.to_move
-...     if asked == seat:
-...         assert answers.question(deal, seat) is None
-...     _ = deal.apply(answers.forced(deal, seat) if asked == seat else PASS, asked)
->>> [str(c) for s, c in deal.declarations if s == seat]
-['pass', 'pass', 'pass']
+>>> others_pass()
+>>> answers.question(deal, seat), answers.forced(deal, seat)
+(None, Call('pass'))
 """
 
 from __future__ import annotations
@@ -288,6 +295,14 @@ def _normal(
     return call
 
 
+def _only_pass(deal: DoppelkopfDeal, seat: int, question: Question) -> bool:
+    """Whether ``pass`` is all ``seat`` can say now: the only legal action of the round,
+    or the only answer left this deal."""
+    if not question.gesund:
+        return False
+    return not question.choice or deal.legal_actions(seat) == [PASS]
+
+
 def _names(calls: Sequence[Call]) -> str:
     return ", ".join(map(str, calls)) or "none"
 
@@ -321,18 +336,19 @@ class Answers:
         if seat in self._of_deal(deal):
             return None
         question = offer(deal, seat)
-        if question is None or not question.choice:
+        if question is None or _only_pass(deal, seat, question):
             return None
         return question
 
     def forced(self, deal: DoppelkopfDeal, seat: int) -> Call | None:
         """The action the table gives for ``seat`` now without asking, if any: what
-        its answer says for this round, or ``pass`` where nothing else may be said."""
+        its answer says for this round, or ``pass`` in a round where nothing else may be
+        said (the question waits for a round with a choice)."""
         answer = self._of_deal(deal).get(seat)
         if answer is not None:
             return round_action(deal, seat, answer)
         question = offer(deal, seat)
-        if question is not None and question.gesund and not question.choice:
+        if question is not None and _only_pass(deal, seat, question):
             return PASS
         return None
 
