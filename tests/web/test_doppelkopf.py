@@ -693,6 +693,35 @@ def test_a_whole_game_against_three_bots(client: TestClient) -> None:
         assert len(view["hand"]) == 10  # the next game is dealt at once
 
 
+def test_gesund_once_a_deal_and_the_table_answers_the_rest(client: TestClient) -> None:
+    created = new_doko_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws, created["token"])
+        asked: Counter[int] = Counter()
+        while len(state["view"]["deals"]) < 3:
+            view = state["view"]
+            if view["to_move"] != 0 or view["auto"]:
+                state = next_state(ws)  # the table or a bot acts
+                continue
+            if view["phase"] == "declare":
+                # A declaration turn shown to the person is the one question, asked once.
+                assert view["question"] is not None and view["answer"] is None
+                asked[view["deal_number"]] += 1
+            state = play_one(ws, state)
+            if view["phase"] == "declare" and state["view"]["deal_number"] == view["deal_number"]:
+                assert state["view"]["question"] is None
+                assert state["view"]["answer"] == "gesund" or state["view"]["phase"] != "declare"
+    deals = state["view"]["deals"][:3]
+    assert max(asked.values()) == 1 and len(asked) >= 2
+    passes = 0
+    for deal in deals:
+        said = [d["call"] for d in deal["declarations"] if d["seat"] == 0]
+        assert set(said) <= {"pass"}, said
+        passes += len(said)
+    # More rounds were answered than the person was asked: the table gave the rest.
+    assert passes > sum(asked[d["number"]] for d in deals)
+
+
 def test_an_announcement_is_accepted_and_a_wrong_one_refused(client: TestClient) -> None:
     created = new_doko_table(client)
     with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
