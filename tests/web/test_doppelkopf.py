@@ -931,6 +931,8 @@ RULES = [
     "nothing_to_take_back",
     "sits_out",
     "not_now",
+    "not_offered",
+    "answered",
 ]
 
 
