@@ -310,7 +310,7 @@ function questionBar(view, ctx) {
     ? h("button.dk-call.small", { onclick: () => { state.open = false; state.scharfe = null; ctx.rerender(); }, "data-step": "back" }, t("dk.q.back"))
     : q.gesund ? h("button.dk-call.small", { onclick: () => sendAnswer(view, ctx, "gesund"), "data-action": "gesund" }, t("dk.q.none")) : null;
   return h("div.dk-actions.dk-question", label,
-    h("p.dk-hint", {}, t(q.vorbehalt ? "dk.q.which" : "dk.q.name")), rows, h("div.row", {}, back));
+    h("div.dk-question-head", {}, h("p.dk-hint", {}, t(q.vorbehalt ? "dk.q.which" : "dk.q.name")), back), rows);
 }
 
 /** While the table answers the declaration rounds for you: what you answered. */
