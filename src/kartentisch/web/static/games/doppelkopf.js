@@ -170,7 +170,7 @@ function statusLine(view, table) {
       // One question per seat and deal: "gesund or Vorbehalt" (DDV: then naming it), whatever
       // round the engine is in; while the table answers for you, it says what you answered.
       const round = t(`dk.round.${view.declaration_round === "reservation" ? "reservation" : "vorbehalt"}`);
-      if (mine && (view.auto || view.answer) && !view.question) return t("dk.q.auto");
+      if (mine && view.answer && !view.question) return t("dk.q.auto");
       return mine ? t("dk.your_declaration", { round }) : t("dk.waiting_declaration", { name: who, round });
     }
     case "armut_answer":
