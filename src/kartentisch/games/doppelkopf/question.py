@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
     from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 
-__all__ = ["Answer", "Answers", "Question", "is_answer", "offer", "round_action"]
+__all__ = ["Answer", "Answers", "Question", "offer", "round_action"]
 
 PASS: Final = Call("pass")
 VORBEHALT: Final = Call("vorbehalt")
@@ -157,14 +157,6 @@ a redeal or Scharfe, not 're'
         if scharfe is not None and reservation == REDEAL:
             raise NotationError("a redeal voids the deal: it goes alone, without Scharfe")
         return cls(scharfe, reservation)
-
-
-def is_answer(text: str) -> bool:
-    """Whether ``text`` is written as an answer (``gesund``, ``vorbehalt …``), right or not."""
-    words = text.strip().split(None, 1) if isinstance(text, str) else []
-    return bool(words) and (
-        words[0].lower() in _GESUND or (words[0].lower() in _VORBEHALT and len(words) > 1)
-    )
 
 
 @dataclass(frozen=True, slots=True)
