@@ -37,6 +37,8 @@ def run_session(
         if "next" in prompt.lower():
             played += 1
             return "q" if played >= deals else ""
+        if prompt.startswith("Healthy or reservation?"):
+            return "g"  # once a deal: the table declares the other rounds
         legal = match.deal.legal_actions(0)
         cards = [a for a in legal if not hasattr(a, "word")]
         return str(cards[0] if cards else legal[0])
@@ -59,6 +61,51 @@ def test_terminal_session(
     assert main(["replay", str(tmp_path / "session.json"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["game"] == "doppelkopf" and len(summary["points"]) == players
+
+
+def test_one_question_a_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = DoppelkopfMatch(seats=["You", "Ben", "Carla", "Dan"], seed=6, start=False)
+    bots = {s: make_bot("doppelkopf", "heuristic", s) for s in range(1, 4)}
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=False)
+    asked: list[int] = []  # the deal of every question asked
+    solo: dict[int, str] = {}
+
+    def read(prompt: str) -> str:
+        deal = len(match.history)
+        if "lift" in prompt:
+            return ""
+        if "next" in prompt.lower():
+            return "q" if deal >= 3 else ""
+        if prompt.startswith("Healthy or reservation?"):
+            asked.append(deal)
+            # The first deal healthy; later ones a reservation: a solo.
+            return "g" if deal == 1 else "v"
+        if prompt.startswith("Your reservation"):
+            listed = out.getvalue().splitlines()
+            number, name = next(
+                line.split(None, 1) for line in reversed(listed) if line.endswith("queens solo")
+            )
+            solo[deal] = name
+            return number
+        assert match.deal.declaration_round is None, f"asked {prompt!r} in the declarations"
+        legal = match.deal.legal_actions(0)
+        cards = [a for a in legal if not hasattr(a, "word")]
+        return str(cards[0] if cards else legal[0])
+
+    save = tmp_path / "session.json"
+    assert cli.TerminalGame(match, bots, "en", str(save), console, read).run() == 0
+    assert asked and len(asked) == len(set(asked))  # never twice in one deal
+    first = match.deals[0]
+    assert {str(c) for s, c in first.declarations if s == 0} == {"pass"}
+    assert sum(1 for s, _ in first.declarations if s == 0) > 1  # rounds declared for you
+    later = [d for d in match.deals[1:] if d.declarations]
+    assert solo and any(
+        "solo queens" in [str(c) for s, c in d.declarations if s == 0] for d in later
+    )
+    # The record keeps the notation: it replays.
+    assert main(["replay", str(save), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "doppelkopf"
 
 
 def test_play_command_parses_options(monkeypatch: pytest.MonkeyPatch) -> None:

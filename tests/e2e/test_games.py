@@ -56,7 +56,7 @@ DK_ANYTHING = f"{ANNOUNCE}, .dk-actions button, .hand-card.playable, .modal butt
 
 
 def dk_step(page: Page) -> str | None:
-    """Do what the page asks (declare gesund, play a card, close a result); return a
+    """Do what the page asks (say Gesund, play a card, close a result); return a
     Re or Kontra button's action when one is offered instead (nothing is clicked then)."""
     page.wait_for_selector(DK_ANYTHING)
     offered = page.locator(ANNOUNCE)
@@ -69,7 +69,8 @@ def dk_step(page: Page) -> str | None:
         modal.first.click()
         page.wait_for_selector(".modal", state="detached")
         return None
-    declare = page.locator(".dk-actions button[data-action=pass], .dk-actions button.primary")
+    # The one declaration question of the deal: "Gesund" (or the Armut answer).
+    declare = page.locator(".dk-question button[data-action=gesund], .dk-actions button.primary")
     if declare.count():
         act(page, declare.first)
         return None
@@ -152,6 +153,83 @@ def test_doppelkopf_fits_a_phone(server: ServerProcess, browser: Browser) -> Non
         shot(phone, "doppelkopf-phone")
     finally:
         context.close()
+
+
+# -- Doppelkopf: one declaration question a deal -------------------------------------------
+
+QUESTION = ".dk-question"
+
+
+def my_declarations(view: dict[str, Any], deal_number: int) -> list[str]:
+    """What seat 0 said in the deal ``deal_number`` (the current one or a finished one)."""
+    if view["deal_number"] == deal_number:
+        said = view["declarations"]
+    else:
+        said = next(d for d in view["deals"] if d["number"] == deal_number)["declarations"]
+    return [d["call"] for d in said if d["seat"] == 0]
+
+
+def shown_deal(page: Page) -> int:
+    return int(page.get_attribute(".dk-game", "data-deal") or 0)
+
+
+def declared(page: Page, deal: int) -> None:
+    """Wait until the page shows the declarations of ``deal`` over."""
+    page.wait_for_function(
+        f"""() => {{ const game = document.querySelector('.dk-game');
+            return game.dataset.phase !== 'declare' || game.dataset.deal !== '{deal}'; }}"""
+    )
+
+
+def until_the_next_question(page: Page, deal: int) -> None:
+    """Play on (cards, closing results) until the page asks the question of a later deal."""
+    while True:
+        page.wait_for_selector(f"{QUESTION}, .hand-card.playable, .modal button.primary")
+        modal = page.locator(".modal button.primary")
+        if modal.count():
+            modal.first.click()
+            page.wait_for_selector(".modal", state="detached")
+        elif page.locator(QUESTION).count():
+            assert shown_deal(page) > deal, "asked twice in one deal"
+            return
+        else:
+            play_one(page)
+
+
+def test_doppelkopf_one_question_a_deal(server: ServerProcess, page: Page) -> None:
+    table_id = open_table(server, page, DOPPELKOPF)
+    # Gesund, once: the deal goes on to the play without another question.
+    page.wait_for_selector(f"{QUESTION} button[data-action=gesund]")
+    shot(page, "doppelkopf-question")
+    deal = shown_deal(page)
+    act(page, page.locator(f"{QUESTION} button[data-action=gesund]"))
+    declared(page, deal)
+    assert page.locator(QUESTION).count() == 0
+    view = public_view(server, table_id)
+    said = my_declarations(view, deal)
+    assert said and set(said) == {"pass"}  # the person's every round, given by the table
+    if view["deal_number"] == deal:
+        assert view["phase"] != "declare"
+
+    # A later deal: Vorbehalt, then what it is: a solo.
+    until_the_next_question(page, deal)
+    deal = shown_deal(page)
+    page.locator(f"{QUESTION} [data-step=vorbehalt]").click()
+    solos = page.locator(f'{QUESTION} button[data-action^="vorbehalt solo "]')
+    solos.first.wait_for()
+    assert page.locator(f"{QUESTION} button[data-action=gesund]").count() == 0
+    shot(page, "doppelkopf-question-vorbehalt")
+    answer = solos.first.get_attribute("data-action")
+    assert answer is not None
+    act(page, solos.first)
+    declared(page, deal)
+    view = public_view(server, table_id)
+    said = view["declarations"] if view["deal_number"] == deal else []
+    solo = answer.removeprefix("vorbehalt ")
+    # The table said the solo in its round (unless a seat before had claimed a higher one).
+    assert solo in my_declarations(view, deal) or any(
+        d["seat"] != 0 and d["call"].startswith("solo") for d in said
+    )
 
 
 # -- Slapjack: a jack slapped and won -------------------------------------------------------

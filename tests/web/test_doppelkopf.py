@@ -12,16 +12,19 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from kartentisch.bots import LEVELS
+from kartentisch.cli.main import main as cli_main
 from kartentisch.errors import IllegalActionError, OptionError
-from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS
+from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, HOCHZEIT_RULES
 from kartentisch.games.doppelkopf.scoring_base import GAME_TYPES
 from kartentisch.web.adapter import TableGame, table_game_type
 from kartentisch.web.games.doppelkopf import DoppelkopfTable
@@ -50,29 +53,40 @@ def randomly(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
     return rng.choice(game.legal(seat))
 
 
+def offered(game: DoppelkopfTable, seat: int) -> list[str]:
+    """The answers the seat's declaration question offers besides Gesund (none: not asked)."""
+    question = game.view(seat)["question"]
+    if question is None:
+        return []
+    return [f"vorbehalt {r}" for r in question["scharfe"] + question["reservations"]]
+
+
 def healthy(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """Says gesund and plays the first legal card: normal games, silent soli, Hochzeiten."""
+    """Says Gesund once a deal (the table answers the other rounds) and plays the first
+    legal card: normal games, silent soli, Hochzeiten."""
+    forced = game.forced_action(seat)
+    if forced is not None:
+        return forced
+    if game.view(seat)["question"] is not None:
+        return "gesund"
     legal = game.legal(seat)
-    if "pass" in legal:
-        return "pass"
     cards = [a for a in legal if CARD.match(a)]
     return cards[0] if cards else legal[0]
 
 
 def poor(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """Declares every Armut and takes it: the exchange happens."""
-    legal = game.legal(seat)
-    for word in ("armut", "accept"):
-        if word in legal:
-            return word
+    """Answers "Vorbehalt: Armut" where the hand may, and takes every Armut: the exchange."""
+    if "vorbehalt armut" in offered(game, seat):
+        return "vorbehalt armut"
+    if "accept" in game.legal(seat):
+        return "accept"
     return healthy(game, seat, rng)
 
 
 def ouvert(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
-    """The first seat asked in the solo round plays a trump solo ouvert."""
-    legal = game.legal(seat)
-    if "solo trump ouvert" in legal:
-        return "solo trump ouvert"
+    """The first seat asked answers "Vorbehalt: Trumpfsolo ouvert"."""
+    if "vorbehalt solo trump ouvert" in offered(game, seat):
+        return "vorbehalt solo trump ouvert"
     return healthy(game, seat, rng)
 
 
@@ -382,11 +396,9 @@ def test_a_silent_solo_stays_silent() -> None:
         if holder is None:
             continue
         rng = random.Random(seed)
-        policy: Policy = healthy
         while game.view(None)["phase"] == "declare":
-            seat = game.acting[0]
-            # The holder of both Alten says nothing: a silent solo.
-            game.act(seat, "pass" if "pass" in game.legal(seat) else policy(game, seat, rng))
+            # Everyone says Gesund, the holder of both Alten too: a silent solo.
+            step(game, healthy, rng)
         if game.view(None)["phase"] != "play":
             continue
         assert game.view(holder)["game_type"] == "trump"
@@ -395,6 +407,218 @@ def test_a_silent_solo_stays_silent() -> None:
             assert view["game_type"] == "normal" and view["soloist"] is None
         return
     pytest.fail("no seed gave both Alten to one hand")
+
+
+# -- the one declaration question ------------------------------------------------------
+
+Intent = tuple[str | None, str | None]
+
+
+def intent(game: DoppelkopfTable, seat: int) -> Intent:
+    """What a person means to declare this deal, (Scharfe, reservation), from the hand
+    alone: drawn from a source seeded by the table's seed, the deal and the seat."""
+    view = game.view(seat)
+    hand, trumps = view["hand"], set(view["trumps"])
+    options = game.match.options
+    rng = random.Random(f"{game.match.seed}/{view['deal_number']}/{seat}")
+    pairs = [p for p, card in (("aces", "AH"), ("kings", "KH")) if hand.count(card) == 2]
+    scharfe = None
+    if options.scharfe and options.declarations == "sheet" and pairs and rng.random() < 0.5:
+        scharfe = "scharfe " + rng.choice([*pairs, " ".join(pairs)] if len(pairs) == 2 else pairs)
+    choices: list[str | None] = [None, None]
+    for kind in rng.sample(options.soli, 2):
+        choices.append(f"solo {kind}{' ouvert' if options.ouvert and rng.random() < 0.3 else ''}")
+    if hand.count("QC") == 2:
+        rule = rng.choice(HOCHZEIT_RULES) if options.hochzeit == "choice" else None
+        named = options.declarations == "sheet" and rule is not None
+        choices += [f"hochzeit {rule}" if named else "hochzeit"] * 4
+    if options.armut and sum(c in trumps for c in hand) <= options.armut_max_trumps:
+        choices += ["armut"] * 4
+    kings = sum(c.startswith("K") for c in hand)
+    if options.kings_redeal and kings >= options.kings_redeal:
+        choices += ["redeal"] * 2
+    reservation = rng.choice(choices)
+    return (None if reservation == "redeal" else scharfe), reservation
+
+
+def by_hand(game: DoppelkopfTable, seat: int, wanted: Intent) -> str:
+    """The engine action of the round being asked, as a person answering every round
+    by hand would say it: the part of the intent that belongs to the round if the
+    engine allows it now, else ``pass``."""
+    legal = game.legal(seat)
+    scharfe, reservation = wanted
+    word = reservation.split()[0] if reservation else None
+    if word == "redeal" and "redeal" in legal:
+        return "redeal"
+    said = {
+        "scharfe": scharfe,
+        "solo": reservation if word == "solo" else None,
+        "marriage": reservation if word in ("hochzeit", "armut") else None,
+        "vorbehalt": "vorbehalt" if reservation else None,
+        "reservation": reservation,
+    }[game.view(seat)["declaration_round"]]
+    return said if said in legal else "pass"
+
+
+def by_question(question: dict[str, Any], wanted: Intent) -> str:
+    """The one answer a person gives to the question: the intent, as far as it is offered."""
+    parts = [
+        part
+        for part, offer in zip(wanted, (question["scharfe"], question["reservations"]), strict=True)
+        if part in offer
+    ]
+    return "vorbehalt " + " + ".join(parts) if parts else "gesund"
+
+
+#: Seats played by people in the flow test; the last seat plays random engine actions.
+PEOPLE = (0, 1, 2)
+
+
+def play_session(
+    seed: int, players: int, flow: bool, **options: Any
+) -> tuple[DoppelkopfTable, list[str]]:
+    """A short session: people at PEOPLE, random actions elsewhere (mostly pass in the
+    declarations) and after the declarations. ``flow``: the people answer the one
+    question and the table gives their other declaration rounds; else they answer every
+    round by hand. Returns the game and the answers given."""
+    game = new_game(seed=seed, players=players, games=2, **options)
+    rng = random.Random(seed)
+    answers: list[str] = []
+    asked: set[tuple[int, int]] = set()
+    for _ in range(2000):
+        if game.is_over:
+            return game, answers
+        seat = game.acting[0]
+        view = game.view(seat)
+        if seat not in PEOPLE or view["phase"] != "declare":
+            legal = game.legal(seat)
+            # The random seat mostly says pass: a solo in every deal would leave no Hochzeit.
+            calm = view["phase"] == "declare" and "pass" in legal and rng.random() < 0.8
+            game.act(seat, "pass" if calm else rng.choice(legal))
+            continue
+        wanted = intent(game, seat)
+        if not flow:
+            game.act(seat, by_hand(game, seat, wanted))
+            continue
+        forced = game.forced_action(seat)
+        if forced is not None:
+            assert view["question"] is None and view["auto"]
+            game.act(seat, forced)
+            continue
+        question = view["question"]
+        assert question is not None and not view["auto"]
+        # Asked once a deal, never a question whose only answer is Gesund.
+        assert (view["deal_number"], seat) not in asked
+        asked.add((view["deal_number"], seat))
+        assert question["scharfe"] or question["reservations"]
+        answer = by_question(question, wanted)
+        game.act(seat, answer)
+        assert game.view(seat)["question"] is None
+        answers.append(answer)
+    raise AssertionError("the session did not end")
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(4, {}), (5, {}), (4, {"preset": "ddv"}), (4, {"hochzeit": "first_trick", "ouvert": False})],
+)
+def test_the_one_question_gives_the_record_of_every_round_answered(
+    players: int, options: dict[str, Any]
+) -> None:
+    made: Counter[str] = Counter()
+    for seed in range(30):
+        flowed, answers = play_session(seed, players, True, **options)
+        by_rounds, _ = play_session(seed, players, False, **options)
+        assert flowed.actions == by_rounds.actions, seed
+        assert flowed.record(complete=True) == by_rounds.record(complete=True)
+        for answer in answers:
+            parts = answer.removeprefix("vorbehalt ").split(" + ")
+            made.update(part.split()[0] for part in parts)
+    # The answers reach every kind of declaration the rules have.
+    kinds = {"gesund", "solo", "hochzeit"} | ({"armut", "scharfe"} if not options else set())
+    assert kinds <= set(made), made
+
+
+def test_a_record_made_through_the_question_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, answers = play_session(3, 4, True)
+    assert answers
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(game.record(complete=True)), encoding="utf-8")
+    assert cli_main(["replay", str(path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["points"] == game.view(None)["sheet"]["totals"]
+
+
+def test_one_heart_ace_is_never_asked_scharfe() -> None:
+    one_ace = 0
+    for seed in range(60):
+        game = new_game(seed=seed)
+        rng = random.Random(seed)
+        while game.view(None)["phase"] == "declare":
+            seat = game.acting[0]
+            view = game.view(seat)
+            hand, question = view["hand"], view["question"]
+            pairs = hand.count("AH") == 2 or hand.count("KH") == 2
+            five_kings = sum(c.startswith("K") for c in hand) >= 5
+            if view["declaration_round"] == "scharfe" and not pairs and not five_kings:
+                # Nothing but "pass" in this round: the table answers it, nobody is asked.
+                assert question is None and view["auto"]
+                assert game.forced_action(seat) == "pass"
+                one_ace += hand.count("AH") == 1
+            if question is not None:
+                # Only what the hand can make: Scharfe with a pair, a Hochzeit with both Alten,
+                # an Armut with at most three trumps.
+                assert bool(question["scharfe"]) == (
+                    pairs and view["declaration_round"] == "scharfe"
+                )
+                trumps = sum(c in view["trumps"] for c in hand)
+                for reservation in question["reservations"]:
+                    assert not reservation.startswith("hochzeit") or hand.count("QC") == 2
+                    assert reservation != "armut" or trumps <= 3
+                    assert reservation != "redeal" or five_kings
+            step(game, healthy, rng)
+    assert one_ace >= 10
+
+
+def test_answers_are_refused_with_their_reason() -> None:
+    game = new_game(seed=11)
+    seat = game.acting[0]
+    hand = game.view(seat)["hand"]
+    for text, rule in [
+        ("vorbehalt re", "bad_notation"),
+        ("vorbehalt solo trump + solo queens", "bad_notation"),
+        ("gesund now", "bad_notation"),
+        ("vorbehalt solo chess", "bad_notation"),
+    ]:
+        with pytest.raises(IllegalActionError) as refused:
+            game.act(seat, text)
+        assert refused.value.rule == rule, text
+    if hand.count("QC") < 2:
+        with pytest.raises(IllegalActionError) as refused:
+            game.act(seat, "vorbehalt hochzeit")
+        assert refused.value.rule == "not_offered"
+        assert "solo trump" in str(refused.value)
+    with pytest.raises(IllegalActionError) as refused:
+        game.act((seat + 1) % 4, "gesund")
+    assert refused.value.rule == "not_your_turn"
+    assert game.version == 0
+    game.act(seat, "Vorbehalt Solo Damen")
+    # The Scharfe round: nothing of the answer belongs to it.
+    assert game.actions == [(seat, "pass")]
+    assert game.view(seat)["answer"] == "vorbehalt solo queens"
+    rng = random.Random(0)
+    while game.acting[0] != seat:
+        step(game, healthy, rng)
+    view = game.view(seat)
+    assert view["declaration_round"] == "solo" and view["question"] is None and view["auto"]
+    assert game.forced_action(seat) == "solo queens"
+    with pytest.raises(IllegalActionError) as refused:
+        game.act(seat, "gesund")
+    assert refused.value.rule == "answered"
+    game.act(seat, "solo queens")
+    assert game.actions[-1] == (seat, "solo queens")
 
 
 # -- over the WebSocket --------------------------------------------------------------
@@ -416,11 +640,14 @@ def hello(ws: Any, token: str | None = None, lang: str = "en") -> dict[str, Any]
 
 
 def choose(view: dict[str, Any]) -> str:
-    """The human's policy: gesund, take an Armut, pass the suggested cards, play the first card."""
+    """The human's policy: Gesund (once a deal), take an Armut, pass the suggested cards,
+    play the first card."""
     legal: list[str] = view["legal"]
     cards = [a for a in legal if CARD.match(a)]
     if view["phase"] == "play":
         return cards[0]
+    if view["question"] is not None:
+        return "gesund"
     for word in ("pass", "accept"):
         if word in legal:
             return word
@@ -464,6 +691,35 @@ def test_a_whole_game_against_three_bots(client: TestClient) -> None:
         assert {"game_type", "stages", "extras", "announcements", "multiplier", "base"} <= set(game)
         assert view["game_number"] == 2 and view["phase"] == "declare"
         assert len(view["hand"]) == 10  # the next game is dealt at once
+
+
+def test_gesund_once_a_deal_and_the_table_answers_the_rest(client: TestClient) -> None:
+    created = new_doko_table(client)
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        state = hello(ws, created["token"])
+        asked: Counter[int] = Counter()
+        while len(state["view"]["deals"]) < 3:
+            view = state["view"]
+            if view["to_move"] != 0 or view["auto"]:
+                state = next_state(ws)  # the table or a bot acts
+                continue
+            if view["phase"] == "declare":
+                # A declaration turn shown to the person is the one question, asked once.
+                assert view["question"] is not None and view["answer"] is None
+                asked[view["deal_number"]] += 1
+            state = play_one(ws, state)
+            if view["phase"] == "declare" and state["view"]["deal_number"] == view["deal_number"]:
+                assert state["view"]["question"] is None
+                assert state["view"]["answer"] == "gesund" or state["view"]["phase"] != "declare"
+    deals = state["view"]["deals"][:3]
+    assert max(asked.values()) == 1 and len(asked) >= 2
+    passes = 0
+    for deal in deals:
+        said = [d["call"] for d in deal["declarations"] if d["seat"] == 0]
+        assert set(said) <= {"pass"}, said
+        passes += len(said)
+    # More rounds were answered than the person was asked: the table gave the rest.
+    assert passes > sum(asked[d["number"]] for d in deals)
 
 
 def test_an_announcement_is_accepted_and_a_wrong_one_refused(client: TestClient) -> None:
@@ -675,6 +931,8 @@ RULES = [
     "nothing_to_take_back",
     "sits_out",
     "not_now",
+    "not_offered",
+    "answered",
 ]
 
 

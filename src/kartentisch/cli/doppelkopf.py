@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -32,6 +33,7 @@ from kartentisch.games.doppelkopf.events import (
 )
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
+from kartentisch.games.doppelkopf.question import Answer, Answers, Question
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text
 from kartentisch.i18n import t
 
@@ -84,7 +86,17 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
-    """Drives a session: bots act by themselves, the human is asked at his turn."""
+    """Drives a session: bots act by themselves, the human is asked at his turn.
+
+    The declarations are one question a deal (Gesund, or Vorbehalt and which:
+    :mod:`kartentisch.games.doppelkopf.question`); the rounds the answer decides
+    are declared for the human without asking, and so is a round with nothing
+    to say but ``pass``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.answers = Answers()
 
     def run(self) -> int:
         while True:
@@ -113,7 +125,104 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         if self.human not in deal.playing:
             self.say(dk(self.lang, "sits_out", who=self.names[self.human]))
 
-    def _show_table(self, deal: DoppelkopfDeal) -> None:
+    def _human_turn(self, deal: DoppelkopfDeal) -> list[Event] | None:
+        if deal.declaration_round is not None:
+            forced = self.answers.forced(deal, self.human)
+            if forced is not None:
+                return self.match.apply(forced, self.human)
+            question = self.answers.question(deal, self.human)
+            if question is not None:
+                return self._ask_question(deal, question)
+        return super()._human_turn(deal)
+
+    def _ask_question(self, deal: DoppelkopfDeal, question: Question) -> list[Event] | None:
+        """Ask the one declaration question of the deal; its events, or None if the human quit."""
+        lang = self.lang
+        self._show_table(deal, words=False)
+        if self.hint:
+            self._hint(deal)
+        naming = not question.vorbehalt
+        while True:
+            prompt = dk(lang, "q_which" if question.vorbehalt else "q_name")
+            if naming:
+                self._list_reservations(question)
+            text = self._ask(prompt if naming else dk(lang, "q_ask")).strip()
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                return None
+            if low in ("h", "help", "?"):
+                self.say(escape(dk(lang, "q_help")))
+                continue
+            if low in ("hand", "table", ""):
+                self._show_table(deal, words=False)
+                continue
+            if self._command(low):
+                continue
+            answer: Answer | None
+            if naming and low in ("b", "z", "back", "zurück", "zurueck") and question.vorbehalt:
+                naming = False
+                continue
+            if not naming and low in ("v", "vorbehalt", "reservation"):
+                naming = True
+                continue
+            if not naming and low in ("g", "healthy"):
+                answer = Answer()
+            elif naming and low.replace(" ", "").replace("+", "").isdigit():
+                answer = self._numbered(question, low)
+                if answer is None:
+                    self.say(dk(lang, "q_bad_number"))
+                    continue
+            else:
+                try:
+                    answer = Answer.parse(text)
+                except NotationError as exc:
+                    self.say(escape(str(exc)))
+                    continue
+                if answer is None:  # an engine action typed out: this round only
+                    events = self._try_action(deal, text)
+                    if events is not None:
+                        return events
+                    continue
+            try:
+                answer, action = self.answers.check(deal, self.human, answer)
+            except IllegalActionError as exc:
+                self.say(escape(t(lang, "refused", reason=refusal_text(exc, lang))))
+                continue
+            events = self.match.apply(action, self.human)
+            self.answers.keep(deal, self.human, answer)
+            return events
+
+    def _choices(self, question: Question) -> list[Call | None]:
+        """The numbered choices of the reservation list (None: nothing of these)."""
+        choices: list[Call | None] = [*question.scharfe, *question.reservations]
+        if not question.vorbehalt and question.gesund:
+            choices.append(None)
+        return choices
+
+    def _list_reservations(self, question: Question) -> None:
+        for number, call in enumerate(self._choices(question), 1):
+            shown = dk(self.lang, "q_none") if call is None else call_text(call, self.lang)
+            self.say(f"  {number:>2}  {escape(shown)}")
+
+    def _numbered(self, question: Question, text: str) -> Answer | None:
+        """The answer ``1`` or ``1+4`` names in the list; None if a number is not in it."""
+        choices = self._choices(question)
+        picked: list[Call | None] = []
+        for part in text.split("+"):
+            part = part.strip()
+            if not part.isdigit() or not 1 <= int(part) <= len(choices):
+                return None
+            picked.append(choices[int(part) - 1])
+        if None in picked:
+            return Answer() if picked == [None] else None
+        calls = [c for c in picked if c is not None]
+        scharfe = [c for c in calls if c.word == "scharfe"]
+        others = [c for c in calls if c.word != "scharfe"]
+        if len(scharfe) > 1 or len(others) > 1:
+            return None
+        return Answer(scharfe[0] if scharfe else None, others[0] if others else None)
+
+    def _show_table(self, deal: DoppelkopfDeal, words: bool = True) -> None:
         obs = deal.observation(self.human)
         totals = self.match.totals()
 
@@ -134,9 +243,9 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
         )
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
-        words = [str(a) for a in obs.legal_actions if isinstance(a, Call)]
-        if words:
-            self.say(f"[dim]{_LEGAL[self.lang]}: {', '.join(words)}[/]")
+        said = [str(a) for a in obs.legal_actions if isinstance(a, Call)] if words else []
+        if said:
+            self.say(f"[dim]{_LEGAL[self.lang]}: {', '.join(said)}[/]")
 
     def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action, str]]:
         """The strong bot's advice for the human's turn: (action, reason), an

@@ -414,6 +414,10 @@ class LiveTable:
             self.status = "finished"
         self._turn_started = _now()
         self._changed.set()
+        if self._forced() is not None:
+            # The table answers for a person next (the driver, at once): everyone hears
+            # of both together, so nobody is shown a turn that is not theirs to take.
+            return
         self.broadcast()
         self._forget_if_finished()
 
@@ -575,10 +579,44 @@ class LiveTable:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    def _forced(self) -> tuple[int, int, str] | None:
+        """(version, seat, action): what the game answers for a person at once, if anything.
+
+        A game may offer ``forced_action(seat)`` (Doppelkopf: the declaration
+        rounds a person's one answer already decides). Bot seats are left to
+        their bots.
+        """
+        game = self.game
+        forced = getattr(game, "forced_action", None)
+        if game is None or forced is None or game.is_over:
+            return None
+        for seat in game.acting:
+            if self.seats[seat].kind == "human":
+                text: str | None = forced(seat)
+                if text is not None:
+                    return game.version, seat, text
+        return None
+
     async def _drive(self) -> None:
+        refused: tuple[int, int, str] | None = None
         try:
             while True:
                 self._changed.clear()
+                forced = self._forced()
+                if forced is not None and forced != refused:
+                    # One engine action per version, stored like any other, without delay.
+                    async with self.lock:
+                        if self._forced() == forced:
+                            try:
+                                # TODO(integrator): pass by="auto" once _apply takes `by`.
+                                await self._apply(forced[1], forced[2])
+                            except IllegalActionError:
+                                log.exception("table %s: a forced action was refused", self.id)
+                                refused = forced  # the seat is then played as any other
+                                self.broadcast()
+                            except _StorageFailure:
+                                await asyncio.sleep(1.0)
+                    continue
                 plan = self._plan()
                 if plan is None:
                     if self.game is None or self.game.is_over:

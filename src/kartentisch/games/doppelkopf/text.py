@@ -98,6 +98,14 @@ _REFUSALS: Final[dict[str, dict[str, str]]] = {
         "de": "nenne deinen Vorbehalt (Solo oder Hochzeit)",
         "ru": "назовите оговорку (соло или свадьба)",
     },
+    "not_offered": {
+        "de": "das kann diese Hand jetzt nicht ansagen",
+        "ru": "эта рука сейчас не может это заявить",
+    },
+    "answered": {
+        "de": "du hast für dieses Spiel schon geantwortet",
+        "ru": "вы уже ответили в этой сдаче",
+    },
     "nothing_to_take_back": {
         "de": "zurücknehmen nur den eigenen Fehler, bevor die nächste Karte liegt",
         "ru": "взять назад можно только свою ошибку до следующей карты",
@@ -261,6 +269,39 @@ _CATALOG: Final[dict[str, dict[str, str]]] = {
     },
     "party_re": {"en": "Re", "de": "Re", "ru": "Ре"},
     "party_kontra": {"en": "Kontra", "de": "Kontra", "ru": "Контра"},
+    # --- dokoflow: the one declaration question of the terminal ---
+    "q_ask": {
+        "en": "Healthy or reservation? (g = healthy, v = reservation, h = help): ",
+        "de": "Gesund oder Vorbehalt? (g = gesund, v = Vorbehalt, h = Hilfe): ",
+        "ru": "Пас или оговорка? (g — пас, v — оговорка, h — помощь): ",
+    },
+    "q_which": {
+        "en": "Your reservation (its number; Scharfe with one more: 1+4; b = back): ",
+        "de": "Dein Vorbehalt (seine Nummer; Scharfe mit einem weiteren: 1+4; z = zurück): ",
+        "ru": "Ваша оговорка (номер; острые вместе с ещё одной: 1+4; b — назад): ",
+    },
+    "q_name": {
+        "en": "You said reservation: name it (its number): ",
+        "de": "Du hast Vorbehalt gesagt: nenne ihn (seine Nummer): ",
+        "ru": "Вы заявили оговорку: назовите её (номер): ",
+    },
+    "q_none": {"en": "none of these", "de": "nichts davon", "ru": "ничего из этого"},
+    "q_bad_number": {
+        "en": "Type a number from the list.",
+        "de": "Gib eine Nummer aus der Liste ein.",
+        "ru": "Введите номер из списка.",
+    },
+    "q_help": {
+        "en": "One answer for the whole deal: g (healthy), or v and the number of your "
+        "reservation; the table declares your rounds for you. You may also type the "
+        "answer: gesund, vorbehalt solo queens, vorbehalt scharfe aces + hochzeit.",
+        "de": "Eine Antwort für das ganze Spiel: g (gesund), oder v und die Nummer deines "
+        "Vorbehalts; der Tisch sagt deine Runden für dich an. Du kannst die Antwort auch "
+        "schreiben: gesund, vorbehalt solo damen, vorbehalt scharfe asse + hochzeit.",
+        "ru": "Один ответ на всю сдачу: g (пас) или v и номер вашей оговорки; стол "
+        "заявляет за вас во всех кругах. Можно и написать ответ: gesund, vorbehalt solo "
+        "queens, vorbehalt scharfe aces + hochzeit.",
+    },
 }
 
 

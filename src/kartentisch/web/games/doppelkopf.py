@@ -13,6 +13,16 @@ from any seat at any time: :meth:`DoppelkopfTable.legal` lists them for
 every seat that may make them, and :meth:`DoppelkopfTable.act` takes them
 from any seat.
 
+The declarations are one question per person and deal
+(:mod:`kartentisch.games.doppelkopf.question`): the view's ``question`` is
+what the seat is asked ("Gesund", or "Vorbehalt" and which reservation),
+:meth:`DoppelkopfTable.act` takes the answer (``gesund``, ``vorbehalt solo
+queens``, ``vorbehalt scharfe aces + hochzeit``) and applies the engine action
+it gives in the round being asked, and :meth:`DoppelkopfTable.forced_action`
+is the engine action the table applies for the seat in each later round (or
+in a round whose only answer is ``pass``). Only engine actions are stored,
+one per version. Bots answer the engine's rounds themselves, as before.
+
 Views come from the engine's ``observation(seat)`` only: a seat sees its own
 hand, what was said and played, the open hand of an ouvert soloist and, if
 it took part, the Armut cards. A spectator sees the observation of a seat
@@ -27,6 +37,8 @@ pair) with that hand, its legal actions and its party removed.
 >>> seat = game.acting[0]
 >>> game.legal(seat)[:2]
 ['pass', 'vorbehalt']
+>>> game.view(seat)["question"]["gesund"], game.view(seat)["question"]["vorbehalt"]
+(True, True)
 >>> game.act(seat, "gesund")
 >>> game.actions == [(seat, "pass")], game.view(None)["hand"]
 (True, None)
@@ -46,6 +58,7 @@ from kartentisch.games.doppelkopf.events import DealEnded, Redeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
+from kartentisch.games.doppelkopf.question import Answer, Answers
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import replay_actions
 
@@ -103,6 +116,9 @@ class DoppelkopfTable:
         self._actions: list[tuple[int, str]] = []
         #: Summaries of finished deals, by index in the match's deals (they never change).
         self._summaries: list[dict[str, Any]] = []
+        #: Each person's answer to the declaration question of the deal being played.
+        #: Kept in memory only: a table rebuilt from its actions asks again what is open.
+        self._answers = Answers()
 
     # -- the adapter API ----------------------------------------------------
 
@@ -130,17 +146,38 @@ class DoppelkopfTable:
         return [str(a) for a in self.match.legal_actions(seat)]
 
     def act(self, seat: int, text: str) -> None:
+        """Apply an engine action, or an answer to the declaration question."""
         if self.is_over:
             raise IllegalActionError("match_over", "the session is over", seat=seat)
         try:
-            action = parse_action(text)
+            answer = Answer.parse(text)
+            action = parse_action(text) if answer is None else None
         except NotationError as exc:
             raise IllegalActionError("bad_notation", str(exc), seat=seat, text=text) from None
         match = self.match
+        deal = match.deal
+        if answer is not None:
+            answer, action = self._answers.check(deal, seat, answer)
+        assert action is not None
         match.apply(action, seat)
         self._actions.append((seat, str(action)))
+        if answer is not None:
+            self._answers.keep(deal, seat, answer)
         if match.deal.is_over and match.sheet.games_played < self.games:
             match.start_deal()
+
+    def forced_action(self, seat: int) -> str | None:
+        """The engine action the table applies for ``seat`` at once, if any.
+
+        After the seat's answer, the action it gives in each later declaration
+        round; before it, ``pass`` in a round where the seat may say nothing
+        else. None when the seat is not asked now or must choose. The table
+        applies it only for people (bots answer the engine's rounds themselves).
+        """
+        if self.is_over:
+            return None
+        action = self._answers.forced(self.match.deal, seat)
+        return None if action is None else str(action)
 
     def observation(self, seat: int) -> DoppelkopfObservation:
         return self.match.deal.observation(seat)
@@ -204,6 +241,12 @@ class DoppelkopfTable:
                 "partner": obs.hochzeit_partner,
             }
         finished = self._finished()
+        question = answer = None
+        auto = False
+        if seat is not None and not over and deal.phase == "declare":
+            question = self._answers.question(deal, seat)
+            answer = self._answers.answer(deal, seat)
+            auto = self.forced_action(seat) is not None
         view: dict[str, Any] = {
             "game": self.game,
             "seat": seat,
@@ -217,6 +260,12 @@ class DoppelkopfTable:
             "playing": list(obs.playing),
             "phase": obs.phase,
             "declaration_round": obs.declaration_round,
+            # The one declaration question this seat faces now (None: nothing to answer).
+            "question": question.to_dict() if question is not None else None,
+            # The seat's answer while the declarations last ("gesund", "vorbehalt solo queens" …).
+            "answer": str(answer) if answer is not None else None,
+            # The table answers for this seat now (it need not act).
+            "auto": auto,
             "to_move": None if over else obs.to_move,
             "hand": _cards(obs.hand) if mine else None,
             "legal": [str(a) for a in obs.legal_actions] if mine and not over else [],

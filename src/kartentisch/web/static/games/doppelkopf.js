@@ -166,9 +166,13 @@ function statusLine(view, table) {
   const mine = view.to_move === view.seat && view.seat !== null;
   const who = view.to_move === null ? "" : nameOf(view, table, view.to_move);
   switch (view.phase) {
-    case "declare":
-      return mine ? t("dk.your_declaration", { round: t(`dk.round.${view.declaration_round}`) })
-        : t("dk.waiting_declaration", { name: who, round: t(`dk.round.${view.declaration_round}`) });
+    case "declare": {
+      // One question per seat and deal: "gesund or Vorbehalt" (DDV: then naming it), whatever
+      // round the engine is in; while the table answers for you, it says what you answered.
+      const round = t(`dk.round.${view.declaration_round === "reservation" ? "reservation" : "vorbehalt"}`);
+      if (mine && view.answer && !view.question) return t("dk.q.auto");
+      return mine ? t("dk.your_declaration", { round }) : t("dk.waiting_declaration", { name: who, round });
+    }
     case "armut_answer":
       return mine ? t("dk.armut_question", { name: nameOf(view, table, view.armut.seat), n: view.armut.trumps }) : t("dk.waiting_armut", { name: who });
     case "armut_give":
@@ -216,6 +220,105 @@ function declarationBar(view, ctx) {
   }
   return h("div.dk-actions", { role: "group", "aria-label": t("dk.declarations") },
     h("div.row", {}, buttons), soloRow);
+}
+
+// -- the one declaration question: Gesund, or Vorbehalt and which ---------------------
+
+/** An answer as the server reads it: "gesund", or "vorbehalt" with a Scharfe and/or one reservation. */
+function answerText(scharfe, reservation) {
+  const parts = [scharfe, reservation].filter(Boolean);
+  return parts.length ? `vorbehalt ${parts.join(" + ")}` : "gesund";
+}
+
+/** Send an answer and remember it: if the table moved on meanwhile (the turn timer answered
+ * a round for you) the server refuses it as stale, and it is sent again while it is still asked. */
+function sendAnswer(view, ctx, text) {
+  ctx.memory.pending = { deal: view.deal_number, version: view.version, text, tries: 0 };
+  ctx.act(text);
+}
+
+function offeredAnswer(question, text) {
+  if (text === "gesund") return question.gesund;
+  const parts = text.replace(/^vorbehalt /, "").split(" + ");
+  return parts.every((p) => question.scharfe.includes(p) || question.reservations.includes(p));
+}
+
+/** The answer refused as stale, sent again on the state the page shows now (once or twice). */
+function retryAnswer(view, ctx) {
+  const pending = ctx.memory.pending;
+  if (!pending) return;
+  const q = view.question;
+  if (!q || view.deal_number !== pending.deal || !offeredAnswer(q, pending.text) || pending.tries >= 2) {
+    if (!q || view.deal_number !== pending.deal) ctx.memory.pending = null;
+    return;
+  }
+  if (view.version <= pending.version) return;
+  pending.version = view.version;
+  pending.tries += 1;
+  ctx.act(pending.text);
+}
+
+function questionBar(view, ctx) {
+  const q = view.question;
+  const memory = ctx.memory;
+  if (memory.reserve?.deal !== view.deal_number) memory.reserve = { deal: view.deal_number, open: false, scharfe: null };
+  const state = memory.reserve;
+  const open = state.open || !q.vorbehalt;
+  const label = { role: "group", "aria-label": t("dk.q.title") };
+  if (!open) {
+    return h("div.dk-actions.dk-question", label,
+      h("p.dk-hint", {}, t("dk.q.ask")),
+      h("div.row", {},
+        q.gesund ? h("button.dk-call.primary", { onclick: () => sendAnswer(view, ctx, "gesund"), "data-action": "gesund" }, t("dk.call.pass")) : null,
+        h("button.dk-call", { onclick: () => { state.open = true; ctx.rerender(); }, "data-step": "vorbehalt" }, t("dk.call.vorbehalt"))));
+  }
+  const scharfe = q.scharfe.includes(state.scharfe) ? state.scharfe : null;
+  const send = (reservation) => () => sendAnswer(view, ctx, answerText(scharfe, reservation));
+  const rows = [];
+  if (q.scharfe.length) {
+    rows.push(h("div.dk-solos", {}, h("span.dk-label", {}, t("dk.q.scharfe")),
+      q.scharfe.map((call) => h(`button.dk-call.small.dk-toggle${call === scharfe ? ".selected" : ""}`, {
+        "aria-pressed": call === scharfe ? "true" : "false",
+        "data-scharfe": call,
+        onclick: () => { state.scharfe = call === scharfe ? null : call; ctx.rerender(); },
+      }, callText(call))),
+      scharfe ? h("button.dk-call.small.primary", { onclick: send(null), "data-action": answerText(scharfe, null) }, t("dk.q.only_scharfe")) : null));
+  }
+  const reservations = q.reservations.filter((c) => !(scharfe && c === "redeal"));
+  const others = reservations.filter((c) => !c.startsWith("solo "));
+  if (others.length) {
+    rows.push(h("div.dk-solos", {}, others.map((call) =>
+      h("button.dk-call", { onclick: send(call), "data-action": answerText(scharfe, call) }, callText(call)))));
+  }
+  const solos = reservations.filter((c) => c.startsWith("solo "));
+  if (solos.length) {
+    const ouvertAllowed = solos.some((c) => c.endsWith(" ouvert"));
+    const ouvert = Boolean(memory.ouvert) && ouvertAllowed;
+    const kinds = [...new Set(solos.map((c) => c.split(" ")[1]))];
+    const toggle = ouvertAllowed
+      ? h("label.dk-ouvert", {},
+        h("input", { type: "checkbox", checked: ouvert, onchange: (e) => { memory.ouvert = e.target.checked; ctx.rerender(); } }),
+        " ", t("dk.ouvert"))
+      : null;
+    rows.push(h("div.dk-solos", {}, h("span.dk-label", {}, t("dk.solo_label")),
+      kinds.map((kind) => {
+        const call = ouvert && solos.includes(`solo ${kind} ouvert`) ? `solo ${kind} ouvert` : `solo ${kind}`;
+        return h("button.dk-call.small", { onclick: send(call), "data-action": answerText(scharfe, call), disabled: !solos.includes(call) }, gameName(kind));
+      }), toggle));
+  }
+  const back = q.vorbehalt
+    ? h("button.dk-call.small", { onclick: () => { state.open = false; state.scharfe = null; ctx.rerender(); }, "data-step": "back" }, t("dk.q.back"))
+    : q.gesund ? h("button.dk-call.small", { onclick: () => sendAnswer(view, ctx, "gesund"), "data-action": "gesund" }, t("dk.q.none")) : null;
+  return h("div.dk-actions.dk-question", label,
+    h("div.dk-question-head", {}, h("p.dk-hint", {}, t(q.vorbehalt ? "dk.q.which" : "dk.q.name")), back), rows);
+}
+
+/** While the table answers the declaration rounds for you: what you answered. */
+function answeredNote(view) {
+  if (view.phase !== "declare" || !view.answer) return null;
+  const text = view.answer === "gesund" ? t("dk.call.pass")
+    : view.answer.replace(/^vorbehalt /, "").split(" + ").map(callText).join(", ");
+  return h("p.dk-notice.dk-answered", { "data-answer": view.answer }, t("dk.q.answered", { answer: text }));
 }
 
 function armutBar(view, ctx) {
@@ -467,7 +570,8 @@ export function render(root, message, ctx) {
 
   let bar = null;
   if (view.seat !== null && !view.over) {
-    if (view.phase === "declare") bar = declarationBar(view, ctx);
+    retryAnswer(view, ctx);
+    if (view.phase === "declare") bar = view.question ? questionBar(view, ctx) : view.auto || view.answer ? answeredNote(view) : declarationBar(view, ctx);
     else if (view.phase.startsWith("armut")) bar = armutBar(view, ctx);
     else bar = announcementBar(view, ctx);
   }
@@ -487,7 +591,8 @@ export function render(root, message, ctx) {
     played.length || view.over ? h("a.button.small.replay-link", { href: `/replay/${ctx.tableId}`, "data-link": "" }, t("ui.replay")) : null,
     h("p#banner.muted"));
 
-  root.replaceChildren(h("div.game.dk-game", {},
+  // The deal and its phase on the root, for whoever watches the page (tools, tests).
+  root.replaceChildren(h("div.game.dk-game", { "data-deal": view.deal_number, "data-phase": view.phase },
     h("div.main", {}, resultBox(view, table), status, gameLine(view, table), redealNotice(view, table), felt,
       openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
     side,
