@@ -89,9 +89,9 @@ def check_complete(log: ClientLog, table: Any, *, exact: bool = True) -> None:
     assert [e["v"] for e in actions] == list(range(1, count + 1))
     assert [e["by"] for e in actions] == stored.by[:count]
     assert [e["seat"] for e in actions] == [seat for seat, _ in stored.actions[:count]]
-    for entry, (_, text) in zip(actions, stored.actions, strict=False):
+    for entry, (_, written) in zip(actions, stored.actions, strict=False):
         # Slobberhannes: the action is the card (or the cut) as stored.
-        assert entry["action"] == text
+        assert entry["action"] == written
 
 
 def play_until(ws: Any, log: ClientLog, state: dict[str, Any], versions: int) -> dict[str, Any]:
