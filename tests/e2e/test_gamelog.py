@@ -1,0 +1,108 @@
+"""The game log beside the table, in a real browser, in German, Russian and English.
+
+The person plays a card by click; the log must tell it, and the bots' cards, in
+words of the page's language ("Ann (du) spielt ♥D"), with the names and cards
+the server's own log gives. Screenshots at 1280×800 and 390×844 go to
+``tests/e2e/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from websockets.sync.client import connect
+
+from .conftest import ServerProcess, shot
+from .pages import catalog, fill, play_one
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+SEATS = [{"kind": "you"}] + [{"kind": "bot", "level": "heuristic"}] * 3
+SUITS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def server_log(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
+    """The table's whole game log, as a spectator is sent it."""
+    with connect(f"ws://{server.address}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "state":
+                entries: list[dict[str, Any]] = message["log"]["entries"]
+                return entries
+
+
+def card_name(code: str, texts: dict[str, str]) -> str:
+    """A card as the log writes it: suit first, the rank in the page's letters."""
+    rank, suit = code[:-1], code[-1]
+    if rank in ("J", "Q", "K", "A"):
+        rank = texts[f"log.rank.{rank}"]
+    return SUITS[suit] + rank
+
+
+def log_lines(page: Page) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all(
+        "aside.game-log li", "els => els.map(e => e.textContent)"
+    )
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["de", "ru", "en"])
+def test_the_log_tells_a_played_card_and_the_bots_cards_in_words(
+    server: ServerProcess, browser: Browser, lang: str
+) -> None:
+    texts = catalog(server, lang)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        created = server.post(
+            "/api/tables", {"game": "slobberhannes", "name": "Ann", "seats": SEATS}
+        )
+        table_id = created["id"]
+        page.goto(
+            f"{server.url}/t/{table_id}?lang={lang}#seat={created['seat']}&token={created['token']}"
+        )
+        page.wait_for_selector(".hand-card.playable")
+        # The log is one aside, the last child of the table root, titled in the language.
+        assert page.eval_on_selector("#app", "a => a.lastElementChild.matches('aside.game-log')")
+        assert page.inner_text("aside.game-log h3") == texts["log.title"]
+        code = play_one(page)
+        # The page drew the state after the card: its log holds the card's entry.
+        mine = fill(
+            texts["log.plays"], name=f"Ann ({texts['ui.you']})", card=card_name(code, texts)
+        )
+        page.wait_for_function(
+            "text => [...document.querySelectorAll('aside.game-log li')]"
+            ".some(li => li.textContent === text)",
+            arg=mine,
+        )
+        entries = server_log(server, table_id)
+        names = [
+            "Ann",
+            *(s["name"] for s in server.get(f"/api/tables/{table_id}")["table"]["seats"][1:]),
+        ]
+        bots = [e for e in entries if e["by"] == "bot"]
+        assert bots, "no bot has played yet"
+        shown = log_lines(page)
+        for entry in bots:
+            if entry["v"] > int(page.get_attribute("#app", "data-version") or 0):
+                continue  # the page has not drawn this one yet
+            said = fill(
+                texts["log.plays"],
+                name=names[entry["seat"]],
+                card=card_name(entry["action"], texts),
+            )
+            assert said in shown, (said, shown)
+        # Nothing in English on the German or Russian page's log (names and cards aside).
+        if lang != "en":
+            assert not any(" plays " in line or "Trick " in line for line in shown), shown
+        shot(page, f"gamelog-1280-{lang}")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.locator("aside.game-log").scroll_into_view_if_needed()
+        shot(page, f"gamelog-390-{lang}")
+    finally:
+        context.close()
