@@ -9,19 +9,21 @@ the server's own log gives. Screenshots at 1280×800 and 390×844 go to
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from websockets.sync.client import connect
 
 from .conftest import ServerProcess, shot
-from .pages import catalog, fill, play_one
+from .pages import act, catalog, fill, play_one
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 SEATS = [{"kind": "you"}] + [{"kind": "bot", "level": "heuristic"}] * 3
 SUITS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+CARD_CODE = re.compile(r"^(10|[2-9JQKA])[CSHD]$")
 
 
 def server_log(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
@@ -104,5 +106,49 @@ def test_the_log_tells_a_played_card_and_the_bots_cards_in_words(
         page.set_viewport_size({"width": 390, "height": 844})
         page.locator("aside.game-log").scroll_into_view_if_needed()
         shot(page, f"gamelog-390-{lang}")
+    finally:
+        context.close()
+
+
+DOPPELKOPF = {
+    "game": "doppelkopf",
+    "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "heuristic"}] * 3,
+    "options": {"preset": "house", "armut": False, "games": 4},
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_the_doppelkopf_log_tells_the_declarations(
+    server: ServerProcess, browser: Browser, lang: str
+) -> None:
+    texts = catalog(server, lang)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        created = server.post("/api/tables", {"name": "Ann", **DOPPELKOPF})
+        table_id = created["id"]
+        page.goto(
+            f"{server.url}/t/{table_id}?lang={lang}#seat={created['seat']}&token={created['token']}"
+        )
+        act(page, page.locator(".dk-actions button[data-action=pass]").first)
+        said = fill(texts["log.says"], name=f"Ann ({texts['ui.you']})", call=texts["dk.call.pass"])
+        page.wait_for_function(
+            "text => [...document.querySelectorAll('aside.game-log li')]"
+            ".some(li => li.textContent === text)",
+            arg=said,
+        )
+        drawn = int(page.get_attribute("#app", "data-version") or 0)
+        seats = server.get(f"/api/tables/{table_id}")["table"]["seats"]
+        shown = log_lines(page)
+        bots = [e for e in server_log(server, table_id) if e["by"] == "bot" and e["v"] <= drawn]
+        for entry in bots:
+            name = seats[entry["seat"]]["name"]
+            if entry["action"] == "pass":
+                assert fill(texts["log.says"], name=name, call=texts["dk.call.pass"]) in shown
+            elif CARD_CODE.match(entry["action"]):
+                card = card_name(entry["action"], texts)
+                assert fill(texts["log.plays"], name=name, card=card) in shown
+        shot(page, f"gamelog-doppelkopf-1280-{lang}")
     finally:
         context.close()
