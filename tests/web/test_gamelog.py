@@ -26,7 +26,7 @@ from kartentisch.storage import TableStore, migrate, sqlite_url
 from kartentisch.web.adapter import table_game_type
 from kartentisch.web.protocol import Hello, ProtocolError, parse_client_message
 
-from .helpers import AppFactory, new_table, next_state
+from .helpers import AppFactory, cli_summary, new_table, next_state
 
 #: Four Slobberhannes seats: the person at 0, three quick bots.
 SEATS = [{"kind": "you"}] + [{"kind": "bot", "level": "heuristic"}] * 3
@@ -363,7 +363,7 @@ def test_an_old_database_without_who_made_each_action_is_upgraded(tmp_path: Path
 
 
 def test_the_record_says_who_made_each_action_and_old_records_still_replay(
-    make_app: AppFactory,
+    make_app: AppFactory, tmp_path: Path
 ) -> None:
     app = make_app()
     with TestClient(app) as client:
@@ -377,6 +377,16 @@ def test_the_record_says_who_made_each_action_and_old_records_still_replay(
         public = client.get(f"/api/tables/{created['id']}/record").json()
         complete = table.record(complete=True)
     spec = get_game("slobberhannes")
+    # ``kartentisch replay`` reads it, and the same without ``by``: the same summary.
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(complete), encoding="utf-8")
+    summary = cli_summary(path)
+    for deal in complete["deals"]:
+        deal["old"] = deal.pop("by")
+    path.write_text(json.dumps(complete), encoding="utf-8")
+    assert cli_summary(path) == summary
+    for deal in complete["deals"]:
+        deal["by"] = deal.pop("old")
     for record in (public, complete):
         assert record["deals"], record
         for deal in record["deals"]:
