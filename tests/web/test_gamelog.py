@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import inspect, text
 from starlette.testclient import TestClient
 
 from kartentisch.errors import RecordError
@@ -27,6 +27,7 @@ from kartentisch.web.adapter import table_game_type
 from kartentisch.web.protocol import Hello, ProtocolError, parse_client_message
 
 from .helpers import AppFactory, cli_summary, new_table, next_state
+from .test_storage import postgres_schema
 
 #: Four Slobberhannes seats: the person at 0, three quick bots.
 SEATS = [{"kind": "you"}] + [{"kind": "bot", "level": "heuristic"}] * 3
@@ -326,8 +327,18 @@ def test_the_slobberhannes_log_never_names_a_hidden_card() -> None:
 
 
 def test_an_old_database_without_who_made_each_action_is_upgraded(tmp_path: Path) -> None:
-    url = sqlite_url(tmp_path)
-    engine = create_engine(url)
+    upgrade_an_old_database(sqlite_url(tmp_path))
+
+
+def test_an_old_postgresql_database_is_upgraded() -> None:
+    with postgres_schema() as url:
+        upgrade_an_old_database(url)
+
+
+def upgrade_an_old_database(url: str) -> None:
+    """A database of the first schema, with an action, upgraded to the newest."""
+    old = TableStore(url)
+    engine = old.engine
     migrate(engine, "0001")  # the schema before ``made_by``
     with engine.begin() as connection:
         connection.execute(
@@ -343,7 +354,7 @@ def test_an_old_database_without_who_made_each_action_is_upgraded(tmp_path: Path
                 " VALUES ('old', 1, 0, 'QC', '2026-11-01 10:00:01')"
             )
         )
-    engine.dispose()
+    old.close()
     store = TableStore(url)
     store.migrate()
     columns = {c["name"] for c in inspect(store.engine).get_columns("table_actions")}
