@@ -208,22 +208,35 @@ export function drawLog(root, message, ctx) {
       log.top = list.scrollTop;
     });
     log.drawnLang = null;
+    log.drawn = 0;
   }
-  if (changed || log.drawnLang !== lang || log.drawnFor !== message.view?.seat) {
+  const same = log.drawnLang === lang && log.drawnFor === message.view?.seat && log.drawnEpoch === log.epoch;
+  if (changed && same && log.drawn > 0 && message.log.from === log.drawn) {
+    // New entries after those drawn (the usual case): only they are drawn.
     const items = [];
-    let lastDeal;
+    for (const entry of log.entries.slice(log.drawn)) {
+      items.push(...entryNode(message, entry, log.lastDeal));
+      if (entry.deal !== undefined) log.lastDeal = entry.deal;
+    }
+    log.list.append(...items);
+    log.drawn = log.entries.length;
+  } else if (changed || !same) {
+    const items = [];
+    log.lastDeal = undefined;
     for (const entry of log.entries) {
-      items.push(...entryNode(message, entry, lastDeal));
-      if (entry.deal !== undefined) lastDeal = entry.deal;
+      items.push(...entryNode(message, entry, log.lastDeal));
+      if (entry.deal !== undefined) log.lastDeal = entry.deal;
     }
     if (!items.length) items.push(h("li.log-empty.muted", {}, t("log.empty")));
     log.list.replaceChildren(...items);
     log.el.firstChild.textContent = t("log.title");
     log.el.setAttribute("aria-label", t("log.title"));
-    log.el.dataset.entries = String(log.entries.length);
+    log.drawn = log.entries.length;
     log.drawnLang = lang;
     log.drawnFor = message.view?.seat;
+    log.drawnEpoch = log.epoch;
   }
+  log.el.dataset.entries = String(log.entries.length);
   if (root.lastElementChild !== log.el) root.append(log.el);
   // Moved back into the page the list has lost its scroll position: follow the newest
   // entry, unless the reader had scrolled up to read.
