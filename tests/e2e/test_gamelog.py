@@ -45,6 +45,13 @@ def card_name(code: str, texts: dict[str, str]) -> str:
     return SUITS[suit] + rank
 
 
+#: The version the page drew, and the versions of the log's entries it shows, in order.
+DRAWN_ENTRIES = """() => {
+  const seen = [...document.querySelectorAll('aside.game-log li[data-v]')].map(li => Number(li.dataset.v));
+  return [Number(document.getElementById('app').dataset.version), [...new Set(seen)]];
+}"""
+
+
 def log_lines(page: Page) -> list[str]:
     lines: list[str] = page.eval_on_selector_all(
         "aside.game-log li", "els => els.map(e => e.textContent)"
@@ -102,6 +109,11 @@ def test_the_log_tells_a_played_card_and_the_bots_cards_in_words(
         # Nothing in English on the German or Russian page's log (names and cards aside).
         if lang != "en":
             assert not any(" plays " in line or "Trick " in line for line in shown), shown
+        # A few more cards: every action drawn once, in order, whatever came between.
+        for _ in range(3):
+            play_one(page)
+        drawn, numbers = page.evaluate(DRAWN_ENTRIES)
+        assert numbers == list(range(1, drawn + 1))
         shot(page, f"gamelog-1280-{lang}")
         page.set_viewport_size({"width": 390, "height": 844})
         page.locator("aside.game-log").scroll_into_view_if_needed()
