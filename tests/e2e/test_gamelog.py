@@ -47,7 +47,8 @@ def card_name(code: str, texts: dict[str, str]) -> str:
 
 #: The version the page drew, and the versions of the log's entries it shows, in order.
 DRAWN_ENTRIES = """() => {
-  const seen = [...document.querySelectorAll('aside.game-log li[data-v]')].map(li => Number(li.dataset.v));
+  const lines = document.querySelectorAll('aside.game-log li[data-v]');
+  const seen = [...lines].map(li => Number(li.dataset.v));
   return [Number(document.getElementById('app').dataset.version), [...new Set(seen)]];
 }"""
 
