@@ -176,6 +176,14 @@ function byMark(message, entry) {
   }
 }
 
+// A card in a line ("♥D", "♣10"): set apart, red for hearts and diamonds.
+const CARD_IN_TEXT = /([♣♠♥♦](?:10|[2-9]|[^\s\d.,;:!?()]))/u;
+
+function withCards(text) {
+  return text.split(CARD_IN_TEXT).map((part, i) =>
+    i % 2 ? h(`span.log-card${/[♥♦]/.test(part) ? ".red" : ""}`, {}, part) : part);
+}
+
 function entryNode(message, entry, lastDeal) {
   const nodes = [];
   if (entry.deal !== undefined && entry.deal !== lastDeal) {
@@ -184,7 +192,7 @@ function entryNode(message, entry, lastDeal) {
   const mark = byMark(message, entry);
   entryLines(message, entry).forEach((line, i) => {
     nodes.push(h(`li.log-${line.kind}`, { "data-v": entry.v, "data-by": i === 0 ? entry.by : null },
-      line.text,
+      withCards(line.text),
       i === 0 && mark ? h("span.log-by", {}, ` (${mark})`) : null));
   });
   return nodes;
