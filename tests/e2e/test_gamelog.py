@@ -53,11 +53,17 @@ DRAWN_ENTRIES = """() => {
 }"""
 
 
-def log_lines(page: Page) -> list[str]:
-    lines: list[str] = page.eval_on_selector_all(
-        "aside.game-log li", "els => els.map(e => e.textContent)"
-    )
-    return lines
+#: The version the page drew and the lines of its log, read at one moment.
+DRAWN_LINES = """() => [
+  Number(document.getElementById('app').dataset.version),
+  [...document.querySelectorAll('aside.game-log li')].map(li => li.textContent),
+]"""
+
+
+def log_lines(page: Page) -> tuple[int, list[str]]:
+    """The version the page drew and the lines its log shows then."""
+    drawn, lines = page.evaluate(DRAWN_LINES)
+    return int(drawn), list(lines)
 
 
 @pytest.mark.parametrize("lang", ["de", "ru", "en"])
@@ -90,31 +96,23 @@ def test_the_log_tells_a_played_card_and_the_bots_cards_in_words(
             ".some(li => li.textContent === text)",
             arg=mine,
         )
-        entries = server_log(server, table_id)
-        names = [
-            "Ann",
-            *(s["name"] for s in server.get(f"/api/tables/{table_id}")["table"]["seats"][1:]),
-        ]
-        bots = [e for e in entries if e["by"] == "bot"]
-        assert bots, "no bot has played yet"
-        shown = log_lines(page)
-        for entry in bots:
-            if entry["v"] > int(page.get_attribute("#app", "data-version") or 0):
-                continue  # the page has not drawn this one yet
-            said = fill(
-                texts["log.plays"],
-                name=names[entry["seat"]],
-                card=card_name(entry["action"], texts),
-            )
-            assert said in shown, (said, shown)
-        # Nothing in English on the German or Russian page's log (names and cards aside).
-        if lang != "en":
-            assert not any(" plays " in line or "Trick " in line for line in shown), shown
         # A few more cards: every action drawn once, in order, whatever came between.
         for _ in range(3):
             play_one(page)
         drawn, numbers = page.evaluate(DRAWN_ENTRIES)
         assert numbers == list(range(1, drawn + 1))
+        # The bots' cards, as the server's log has them, in words on the page.
+        drawn, shown = log_lines(page)
+        seats = server.get(f"/api/tables/{table_id}")["table"]["seats"]
+        bots = [e for e in server_log(server, table_id) if e["by"] == "bot" and e["v"] <= drawn]
+        assert len(bots) >= 9  # the first three tricks, played out, hold nine of their cards
+        for entry in bots:
+            name = seats[entry["seat"]]["name"]
+            said = fill(texts["log.plays"], name=name, card=card_name(entry["action"], texts))
+            assert said in shown, (said, shown)
+        # Nothing in English on the German or Russian page's log (names and cards aside).
+        if lang != "en":
+            assert not any(" plays " in line or "Trick " in line for line in shown), shown
         shot(page, f"gamelog-1280-{lang}")
         page.set_viewport_size({"width": 390, "height": 844})
         page.locator("aside.game-log").scroll_into_view_if_needed()
@@ -151,9 +149,8 @@ def test_the_doppelkopf_log_tells_the_declarations(
             ".some(li => li.textContent === text)",
             arg=said,
         )
-        drawn = int(page.get_attribute("#app", "data-version") or 0)
+        drawn, shown = log_lines(page)
         seats = server.get(f"/api/tables/{table_id}")["table"]["seats"]
-        shown = log_lines(page)
         bots = [e for e in server_log(server, table_id) if e["by"] == "bot" and e["v"] <= drawn]
         for entry in bots:
             name = seats[entry["seat"]]["name"]
