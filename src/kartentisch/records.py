@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from kartentisch.engine import RECORD_FORMAT
 from kartentisch.errors import (
@@ -26,7 +26,9 @@ from kartentisch.errors import (
 )
 
 __all__ = [
+    "ACTORS",
     "ReplayError",
+    "check_by",
     "check_record",
     "hands_dealt",
     "load_record",
@@ -43,6 +45,11 @@ T = TypeVar("T")
 M = TypeVar("M")
 D = TypeVar("D")
 Op = TypeVar("Op", bound="_Options")
+
+#: Who may have made an action, in a record's optional ``by`` lists (docs/records.md):
+#: a person, a bot seat, a bot standing in for an away person, the turn timer, or a
+#: forced answer the table gave for a person.
+ACTORS: Final = ("person", "bot", "standin", "timer", "auto")
 
 #: Records larger than this are refused before parsing (a hand-written record is tiny).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -150,6 +157,38 @@ def require(
         names = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds)
         raise RecordError(f'field "{key}"{place} must be {names}, not {_json_type(value)}')
     return value
+
+
+def check_by(part: Mapping[str, Any], actions: Sequence[Any], where: str = "") -> list[str] | None:
+    """The optional ``by`` list of a deal (or a record): who made each of its ``actions``.
+
+    Absent (older records, hand-written ones): None, every action a person's.
+    Present, it must list one of :data:`ACTORS` per action.
+
+    >>> check_by({"by": ["person", "bot"]}, ["QC", "KC"])
+    ['person', 'bot']
+    >>> check_by({}, ["QC"]) is None
+    True
+    >>> check_by({"by": ["robot"]}, ["QC"], "deal 1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    kartentisch.errors.RecordError: field "by" in deal 1: entry 1 must be one of person, ...
+    """
+    if "by" not in part:
+        return None
+    by = require(part, "by", list, where)
+    place = f" in {where}" if where else ""
+    if len(by) != len(actions):
+        raise RecordError(
+            f'field "by"{place} must name who made each of the {len(actions)} actions, '
+            f"not {len(by)}"
+        )
+    for i, value in enumerate(by, start=1):
+        if value not in ACTORS:
+            raise RecordError(
+                f'field "by"{place}: entry {i} must be one of {", ".join(ACTORS)}, not {value!r}'
+            )
+    return list(by)
 
 
 def record_options(record: Mapping[str, Any], from_dict: Callable[[dict[str, Any]], T]) -> T:

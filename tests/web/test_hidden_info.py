@@ -165,6 +165,8 @@ def check_card_table_message(message: dict[str, Any], game: TableGame, who: int 
     hidden = hidden_at_a_card_table(game, who)
     view = message.get("view")
     current = dict(message)
+    if "log" in current:
+        check_log(current.pop("log"), game)
     if view is not None:
         if who is None:
             assert view["hand"] is None and view["legal"] == []
@@ -185,6 +187,24 @@ def check_card_table_message(message: dict[str, Any], game: TableGame, who: int 
             current["view"] = {k: v for k, v in current["view"].items() if k not in shown}
     leaked = codes(current) & hidden
     assert not leaked, f"{sorted(leaked)} reached seat {who} at version {game.version}"
+
+
+def check_log(log: dict[str, Any], game: TableGame) -> None:
+    """The game log names only cards played in the open: each entry the card its
+    action played (a card taken back: one its seat had played), nothing else."""
+    actions = game.actions
+    for entry in log["entries"]:
+        if "note" in entry:
+            assert codes(entry) == set(), entry
+            continue
+        seat, text = actions[entry["v"] - 1]
+        assert entry["seat"] == seat
+        allowed = {text} if CARD.fullmatch(text) else set()
+        for event in entry["events"]:
+            if event["type"] == "card_taken_back":
+                assert (seat, event["card"]) in actions[: entry["v"] - 1]
+                allowed.add(event["card"])
+        assert codes(entry) <= allowed, entry
 
 
 def check_doppelkopf_cards(
@@ -467,6 +487,15 @@ def test_the_check_finds_a_leak() -> None:
     swapped["view"]["hand"] = game.view(1)["hand"]
     with pytest.raises(AssertionError):
         check_card_table_message(swapped, game, 0)
+    seat = game.acting[0]
+    game.act(seat, game.legal(seat)[0])
+    entry = {"v": 1, "seat": seat, "action": game.actions[0][1], "events": [], "by": "bot"}
+    logged: dict[str, Any] = {"type": "state", "log": {"epoch": "e", "from": 0, "entries": [entry]}}
+    check_card_table_message(logged, game, None)
+    logged["log"]["entries"][0]["events"] = [{"type": "trick_won", "cards": [other[0]]}]
+    with pytest.raises(AssertionError):
+        check_card_table_message(logged, game, None)
+    game = kind.create(kind.normalize_options({}, seats=4), NAMES, 3)
     public: dict[str, Any] = {"type": "state", "version": 0, "view": game.view(None)}
     check_card_table_message(public, game, None)
     public["view"]["last_trick"] = {"cards": message["view"]["hand"][:1]}

@@ -572,6 +572,11 @@ def test_a_whole_game_of_bots_reaches_its_end(
             assert final["live"]["turn_due"] is None and final["view"]["legal"] == []
         record = client.get(f"/api/tables/{created['id']}/record").json()
     assert "hands" in record
+    # Who made each action: Ann's cards were all turned by the clock, the rest are bots'.
+    assert len(record["by"]) == len(record["actions"])
+    for text, by in zip(record["actions"], record["by"], strict=True):
+        seat = int(text.split()[1].removeprefix("s"))
+        assert by == ("timer" if seat == 0 else "bot"), (text, by)
     replayed = replay(record)
     assert replayed.is_over and list(replayed.winners) == final["view"]["winners"]
     if isinstance(replayed, IrishSnapGame):

@@ -19,7 +19,7 @@ from kartentisch.errors import (
 )
 from kartentisch.realtime.actions import TimedAction
 from kartentisch.realtime.base import TimedGame, TimedOptions
-from kartentisch.records import ReplayError, require
+from kartentisch.records import ReplayError, check_by, require
 
 __all__ = ["replay_timed", "seat_label", "summarize_timed"]
 
@@ -76,6 +76,7 @@ def replay_timed(
     dealer = require(record, "dealer", int)
     hands = require(record, "hands", list)
     actions = require(record, "actions", list)
+    check_by(record, actions)
     clock = require(record, "clock", int) if "clock" in record else None
     try:
         game = build(hands, dealer=dealer, options=options, seats=seats)

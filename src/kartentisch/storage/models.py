@@ -1,5 +1,7 @@
 """The database schema: one row per table, one row per action taken at it.
 
+Each action row also says who made it (``made_by``), for the game log and the record.
+
 A table is restored by rebuilding its game from ``game``, ``options``,
 ``seats`` and ``seed`` and replaying ``table_actions`` in ``seq`` order
 through the engine, so the actions are the only game state stored.
@@ -57,4 +59,8 @@ class TableActionRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+    #: Who made the action: ``person``, ``bot``, ``standin`` (a bot for an away person),
+    #: ``timer`` (the turn timer ran out) or ``auto`` (a forced answer); NULL in rows
+    #: stored before this was kept, read as ``person``.
+    made_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

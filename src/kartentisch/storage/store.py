@@ -8,9 +8,10 @@ Alembic migrations in ``kartentisch/storage/migrations`` (:func:`migrate`).
 >>> store.migrate()
 >>> store.create_table("t1", "slobberhannes", {"players": 3}, {}, [{"kind": "bot"}] * 3, 7)
 >>> store.append_action("t1", 1, 0, "QC")
+>>> store.append_action("t1", 2, 1, "KC", by="bot")
 >>> loaded = store.load("t1")
->>> loaded.seed, loaded.actions
-(7, [(0, 'QC')])
+>>> loaded.seed, loaded.actions, loaded.by
+(7, [(0, 'QC'), (1, 'KC')], ['person', 'bot'])
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.pool import StaticPool
 
+from kartentisch.records import ACTORS
 from kartentisch.storage.models import TableActionRow, TableRow, utcnow
 from kartentisch.storage.writer import StoreWriter, Write
 
@@ -100,6 +102,9 @@ class StoredTable:
     created: datetime
     updated: datetime
     actions: list[tuple[int, str]] = field(default_factory=list)
+    #: Who made each action (parallel to ``actions``): ``person``, ``bot``, ``standin``,
+    #: ``timer`` or ``auto``; actions stored before this was kept read as ``person``.
+    by: list[str] = field(default_factory=list)
 
 
 def _normalise_url(url: str) -> str:
@@ -189,13 +194,21 @@ class TableStore:
         self.writer.run(_update(table_id, seats, status))
 
     def append_action(
-        self, table_id: str, seq: int, seat: int, action: str, *, status: str | None = None
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        action: str,
+        *,
+        status: str | None = None,
+        by: str = "person",
     ) -> None:
         """Store action number ``seq`` (1-based); a repeated ``seq`` is refused by the key.
 
-        ``status`` (``finished`` after the last action) is set in the same transaction.
+        ``status`` (``finished`` after the last action) is set in the same transaction;
+        ``by`` says who made the action (:data:`kartentisch.records.ACTORS`).
         """
-        self.writer.run(_action(table_id, seq, seat, action, status))
+        self.writer.run(_action(table_id, seq, seat, action, status, by))
 
     # -- writing: on an event loop -------------------------------------------------
 
@@ -228,10 +241,17 @@ class TableStore:
         return self.writer.submit(_update(table_id, seats, status))
 
     def save_action(
-        self, table_id: str, seq: int, seat: int, action: str, *, status: str | None = None
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        action: str,
+        *,
+        status: str | None = None,
+        by: str = "person",
     ) -> asyncio.Future[None]:
         """:meth:`append_action` without blocking."""
-        return self.writer.submit(_action(table_id, seq, seat, action, status))
+        return self.writer.submit(_action(table_id, seq, seat, action, status, by))
 
     def _apply(self, writes: Sequence[Write]) -> None:
         """Apply ``writes`` in one transaction (the writer calls this)."""
@@ -313,7 +333,7 @@ class TableStore:
 
     def _stored(self, connection: Connection, row: Row[Any]) -> StoredTable:
         actions = connection.execute(
-            select(TableActionRow.seat, TableActionRow.action)
+            select(TableActionRow.seat, TableActionRow.action, TableActionRow.made_by)
             .where(TableActionRow.table_id == row.id)
             .order_by(TableActionRow.seq)
         ).all()
@@ -327,7 +347,8 @@ class TableStore:
             status=row.status,
             created=row.created,
             updated=row.updated,
-            actions=[(seat, action) for seat, action in actions],
+            actions=[(seat, action) for seat, action, _ in actions],
+            by=[by or "person" for _, _, by in actions],
         )
 
 
@@ -369,9 +390,12 @@ def _update(table_id: str, seats: Sequence[dict[str, Any]] | None, status: str |
     return Write("update", table_id, values)
 
 
-def _action(table_id: str, seq: int, seat: int, action: str, status: str | None) -> Write:
+def _action(table_id: str, seq: int, seat: int, action: str, status: str | None, by: str) -> Write:
+    if by not in ACTORS:
+        raise ValueError(f"who made an action must be one of {', '.join(ACTORS)}, not {by!r}")
     table_values = {"status": status} if status is not None else {}
-    return Write("action", table_id, {"seq": seq, "seat": seat, "action": action}, table_values)
+    values = {"seq": seq, "seat": seat, "action": action, "made_by": by}
+    return Write("action", table_id, values, table_values)
 
 
 def _transient(error: BaseException) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "RealtimeTableGame",
     "TableGame",
     "TableGameType",
+    "attach_by",
     "is_realtime",
     "table_game_type",
 ]
@@ -93,8 +94,18 @@ class TableGame(Protocol):
     def format_action(self, action: Any) -> str:
         """An action a bot chose, in the game's notation."""
 
-    def record(self, *, complete: bool) -> dict[str, Any]:
-        """The game record; unless ``complete``, only the parts already public."""
+    def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
+        """The game record; unless ``complete``, only the parts already public.
+
+        ``by`` says who made each of :attr:`actions` (``person``, ``bot``,
+        ``standin``, ``timer``, ``auto``); the record then carries it in the
+        optional ``by`` lists of docs/records.md (:func:`attach_by`).
+        """
+
+    # A turn-based game may also have ``log_entries(start) -> list[dict]``: the game
+    # log of its actions from number ``start`` (0-based) on, one entry per action, each
+    # {"seat", "action", "events"} with public information only (docs/web-protocol.md,
+    # "The game log"). The table adds each entry's version and who made it.
 
 
 @runtime_checkable
@@ -204,6 +215,34 @@ def table_game_type(name: str) -> TableGameType:
     module = importlib.import_module(module_name)
     kind: TableGameType = getattr(module, attribute or "TABLE_GAME")
     return kind
+
+
+def attach_by(record: dict[str, Any], by: Sequence[str]) -> dict[str, Any]:
+    """Give each deal of ``record`` its ``by`` list: who made each of its actions.
+
+    ``by`` lists who made the record's actions in order, deal after deal (the
+    actions of a thrown-in deal without actions take none); a deal whose actions
+    it does not reach (the public record of a game in progress holds only the
+    finished deals) takes what is left. A single-deal record gets a top-level list.
+
+    >>> deals = [{"actions": ["QC", "KC"]}, {"misdeal": True}, {"actions": ["AC"]}]
+    >>> for deal in attach_by({"deals": deals}, ["bot", "person", "timer"])["deals"]:
+    ...     print(deal)
+    {'actions': ['QC', 'KC'], 'by': ['bot', 'person']}
+    {'misdeal': True}
+    {'actions': ['AC'], 'by': ['timer']}
+    """
+    at = 0
+    parts = record.get("deals", [record])
+    for part in parts:
+        actions = part.get("actions")
+        if not isinstance(actions, list):
+            continue
+        if at + len(actions) > len(by):
+            break
+        part["by"] = list(by[at : at + len(actions)])
+        at += len(actions)
+    return record
 
 
 def replay_actions(game: _Game, actions: Sequence[tuple[int, str]]) -> _Game:

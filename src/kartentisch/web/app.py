@@ -351,7 +351,7 @@ def create_app(
                 raise TableError("not_started", 409)
         except TableError as exc:
             return _error(request, exc)
-        record = table.game.record(complete=table.status == "finished")
+        record = table.record(complete=table.status == "finished")
         return Response(
             dumps_record(record),
             media_type="application/json",
@@ -375,7 +375,7 @@ def create_app(
             table = _table(request)
             if table.game is None:
                 raise TableError("not_started", 409)
-            record = table.game.record(complete=table.status == "finished")
+            record = table.record(complete=table.status == "finished")
             shown = await _replayed(record, _lang(request))
         except TableError as exc:
             return _error(request, exc)

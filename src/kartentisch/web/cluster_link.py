@@ -49,10 +49,15 @@ def encode(message: ClientMessage) -> dict[str, Any]:
     >>> encode(Act("QC", 3))
     {'type': 'act', 'action': 'QC', 'version': 3}
     >>> decode(encode(Hello("t0k3n", "de")))
-    Hello(token='t0k3n', lang='de')
+    Hello(token='t0k3n', lang='de', log_epoch=None, log_from=None)
     """
     if isinstance(message, Hello):
-        return {"type": "hello", "token": message.token, "lang": message.lang}
+        hello: dict[str, Any] = {"type": "hello", "token": message.token, "lang": message.lang}
+        if message.log_epoch is not None:
+            hello["log_epoch"] = message.log_epoch
+        if message.log_from is not None:
+            hello["log_from"] = message.log_from
+        return hello
     if isinstance(message, Act):
         return {"type": "act", "action": message.action, "version": message.version}
     if isinstance(message, Pong):

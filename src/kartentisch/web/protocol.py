@@ -70,6 +70,10 @@ class Hello:
 
     token: str | None
     lang: str | None
+    #: The game log the client holds already (docs/web-protocol.md, "The game log"):
+    #: the log's ``epoch`` and the number of its entries; the answer sends the rest.
+    log_epoch: str | None = None
+    log_from: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +111,7 @@ _TYPES: Final = ("hello", "act", "ping", "pong", "start")
 MAX_NONCE_CHARS: Final = 32
 #: The fields each message type may carry besides ``type``; any other field is refused.
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "hello": ("token", "lang"),
+    "hello": ("token", "lang", "log_epoch", "log_from"),
     "act": ("action", "version"),
     "ping": ("t",),
     "pong": ("nonce",),
@@ -167,7 +171,20 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             lang = lang.lower()[:2]
             if lang not in LANGUAGES:
                 lang = None
-        return Hello(token or None, lang)
+        log_epoch = data.get("log_epoch")
+        if log_epoch is not None and (
+            not isinstance(log_epoch, str) or len(log_epoch) > MAX_NONCE_CHARS
+        ):
+            raise ProtocolError(
+                "bad_message",
+                f'"log_epoch" must be a string of at most {MAX_NONCE_CHARS} characters',
+            )
+        log_from = data.get("log_from")
+        if log_from is not None and (
+            not isinstance(log_from, int) or isinstance(log_from, bool) or log_from < 0
+        ):
+            raise ProtocolError("bad_message", '"log_from" must be a whole number, 0 or more')
+        return Hello(token or None, lang, log_epoch, log_from)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_CHARS:

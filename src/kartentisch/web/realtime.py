@@ -153,6 +153,8 @@ class _Pending:
     key: int
     conn: Connection | None
     auto: bool = False
+    #: Who made it (``person``, ``bot``, ``standin``, ``timer``), stored with it.
+    by: str = "person"
 
 
 class RealtimeRunner:
@@ -294,13 +296,14 @@ class RealtimeRunner:
         *,
         local: bool = False,
         auto: bool = False,
+        by: str = "person",
     ) -> bool:
         if key != self.game.pile_key():
             return False  # a bot's slap on a card that has gone: it never saw the new one
         arrival = self.referee.submit(seat, kind, self.now(), call=call, local=local)
         if arrival is None:
             return False
-        self._pending[arrival.seq] = _Pending(seat, key, conn, auto)
+        self._pending[arrival.seq] = _Pending(seat, key, conn, auto, by)
         self._wake.set()
         return True
 
@@ -398,8 +401,10 @@ class RealtimeRunner:
         seat, text = game.actions[-1]
         if table.withdrawn:
             return False
+        by = pending.by if pending is not None else "person"
+        table.by.append(by)
         try:
-            table.store.append_action(table.id, game.version, seat, text)
+            table.store.append_action(table.id, game.version, seat, text, by=by)
         except Exception as exc:
             if pending is not None and pending.conn is not None:
                 conn = pending.conn
@@ -454,7 +459,8 @@ class RealtimeRunner:
         if any(a.seat == mover and a.type == "turn" for a in self.referee.pending):
             return  # their own turn is on its way
         game = self.game
-        self._submit(mover, "turn", False, cast(int, game.pile_key()), None, local=True, auto=True)
+        key = cast(int, game.pile_key())
+        self._submit(mover, "turn", False, key, None, local=True, auto=True, by="timer")
 
     def _pings(self, now: int) -> int | None:
         connections = self.table.connections
@@ -509,15 +515,16 @@ class RealtimeRunner:
                             turn_due = max(now + bot.turn_delay(), earliest)
                 else:
                     seen, slap, turn_slot, turn_due = key, None, None, None
+                by = "bot" if table.seats[seat].kind == "bot" else "standin"
                 if slap is not None and now >= slap[0]:
                     _, call, card = slap
                     slap = None
-                    self._submit(seat, "slap", call, card, None, local=True)
+                    self._submit(seat, "slap", call, card, None, local=True, by=by)
                     continue
                 if turn_due is not None and now >= turn_due:
                     turn_due = None
                     if not any(a.seat == seat and a.type == "turn" for a in self.referee.pending):
-                        self._submit(seat, "turn", False, key, None, local=True)
+                        self._submit(seat, "turn", False, key, None, local=True, by=by)
                     continue
                 wanted = [d for d in (slap[0] if slap else None, turn_due) if d is not None]
                 if table.seats[seat].kind == "human":

@@ -12,6 +12,13 @@ has been disconnected longer than the grace time, and plays for a player
 whose turn timer ran out. The :class:`TableManager` creates, finds and
 restores tables; after a restart every unfinished table is rebuilt from the
 store by replaying its actions through the engine.
+
+Every action is stored with who made it (``by``: ``person``, ``bot``,
+``standin``, ``timer``, ``auto``). A turn-based table keeps the **game log**:
+one public entry per action (from the adapter's ``log_entries``) with its
+version and ``by``, and notes of what happened between actions
+(:meth:`LiveTable.log_note`). State messages carry only the entries a
+connection lacks (docs/web-protocol.md, "The game log").
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from typing import Any, Final
 
 from kartentisch.bots import Bot, make_bot
 from kartentisch.errors import IllegalActionError, KartentischError
+from kartentisch.records import ACTORS
 from kartentisch.storage import StoredTable, TableStore
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
 from kartentisch.web.gc_tuning import GCTuning
@@ -119,6 +127,18 @@ class LiveTable:
         self._held_back = False
         #: Taken out of service (:meth:`_withdraw`): stores and sends nothing more.
         self.withdrawn = False
+        #: Who made each of the game's actions (parallel to ``game.actions``).
+        self.by: list[str] = []
+        #: The game log (turn-based games): entries of actions and notes, in order.
+        self.log: list[dict[str, Any]] = []
+        #: Names this log; a new one (after a restart or a rebuild) starts again from 0.
+        self.log_epoch = secrets.token_urlsafe(6)
+        #: How many entries of the log every connection has been sent.
+        self._log_sent = 0
+        #: Actions of the game already in the log.
+        self._logged = 0
+        #: Connections that said hello and wait for the log: (epoch, entries they hold).
+        self._log_wanted: dict[Connection, tuple[str | None, int]] = {}
 
     # -- facts ----------------------------------------------------------------
 
@@ -196,9 +216,15 @@ class LiveTable:
         }
 
     def state_message(
-        self, seat: int | None, summary: dict[str, Any] | None = None
+        self,
+        seat: int | None,
+        summary: dict[str, Any] | None = None,
+        log: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """What ``seat`` is sent: its view and the table's ``summary`` (made if not given)."""
+        """What ``seat`` is sent: its view and the table's ``summary`` (made if not given).
+
+        ``log``: the game log's part to send along (:meth:`log_part`), if any.
+        """
         view = self.game.view(seat) if self.game is not None else None
         table = self.summary(seat) if summary is None else {**summary, "you": seat}
         message = {
@@ -207,6 +233,8 @@ class LiveTable:
             "view": view,
             "table": table,
         }
+        if log is not None:
+            message["log"] = log
         if self.runner is not None:
             message["live"] = self.runner.live(seat)
         return message
@@ -216,11 +244,18 @@ class LiveTable:
 
         While a change is being stored nothing is sent (it would tell of
         what is not stored yet); the broadcast after the commit sends it.
+        Each seat's message is made once; the game log's new entries (the
+        same for everyone) ride along, and a connection that has just said
+        hello gets the log from where its own copy ends.
         """
         if self._saving:
             self._held_back = True
             return
         self._held_back = False
+        log: dict[str, Any] | None = None
+        if self.keeps_log:
+            log = self.log_part(min(self._log_sent, len(self.log)))
+            self._log_sent = len(self.log)
         cache: dict[int | None, dict[str, Any]] = {}
         summary: dict[str, Any] | None = None
         for conn in list(self.connections):
@@ -228,10 +263,61 @@ class LiveTable:
             if message is None:
                 if summary is None:
                     summary = self.summary()
-                message = cache[conn.seat] = self.state_message(conn.seat, summary)
+                message = cache[conn.seat] = self.state_message(conn.seat, summary, log)
+            wanted = self._log_wanted.pop(conn, None)
+            if wanted is not None and log is not None:
+                epoch, held = wanted
+                start = held if epoch == self.log_epoch and held <= len(self.log) else 0
+                if start != log["from"]:
+                    message = {**message, "log": self.log_part(start)}
             conn.send(message)
         if self.runner is not None:
             self.runner.notify()
+
+    # -- the game log -----------------------------------------------------------
+
+    @property
+    def keeps_log(self) -> bool:
+        """Whether this table keeps a game log (a turn-based game under way)."""
+        return self.game is not None and hasattr(self.game, "log_entries")
+
+    def log_part(self, start: int) -> dict[str, Any]:
+        """The log from entry ``start`` on, as a state message carries it."""
+        return {"epoch": self.log_epoch, "from": start, "entries": self.log[start:]}
+
+    def log_note(self, kind: str, seat: int | None, **fields: Any) -> None:
+        """Note in the log what happened between actions (``standin_on``, ``standin_off``,
+        ``paused``, ``resumed`` …) for ``seat``; the next broadcast sends it.
+
+        Notes live in memory: after a restart the log holds the actions only.
+        """
+        if self.keeps_log:
+            self.log.append({"v": self.version, "seat": seat, "note": kind, **fields})
+
+    def _extend_log(self) -> None:
+        """Add the actions applied since the last call to the log."""
+        game = self.game
+        entries = getattr(game, "log_entries", None)
+        if game is None or entries is None:
+            return
+        start = self._logged
+        for i, entry in enumerate(entries(start), start=start):
+            by = self.by[i] if i < len(self.by) else "person"
+            self.log.append({"v": i + 1, **entry, "by": by})
+        self._logged = game.version
+
+    def _new_log(self) -> None:
+        """Start the log again from the game's actions (a new game, a restore, a rebuild)."""
+        self.log = []
+        self.log_epoch = secrets.token_urlsafe(6)
+        self._log_sent = 0
+        self._logged = 0
+        self._extend_log()
+
+    def record(self, *, complete: bool) -> dict[str, Any]:
+        """The game record (:meth:`TableGame.record`) with who made each action."""
+        assert self.game is not None
+        return self.game.record(complete=complete, by=self.by)
 
     # -- lobby ----------------------------------------------------------------
 
@@ -273,6 +359,8 @@ class LiveTable:
         for i in self.open_seats():
             self.seats[i] = Seat("bot", _bot_name(i, self.seats), level)
         self.game = self.kind.create(self.options, [s.name for s in self.seats], self.seed)
+        self.by = []
+        self._new_log()
         self.status = "playing"
         await self._stored(
             self.store.save_update(self.id, seats=self._seats_json(), status=self.status)
@@ -326,6 +414,7 @@ class LiveTable:
         conn.seat = seat
         conn.joined = True
         self.connections.add(conn)
+        self._log_wanted[conn] = (hello.log_epoch, hello.log_from or 0)
         if seat is not None:
             self._away_since.pop(seat, None)
         if was_connected and old_seat is not None and old_seat != seat:
@@ -340,6 +429,7 @@ class LiveTable:
         if conn not in self.connections:
             return
         self.connections.discard(conn)
+        self._log_wanted.pop(conn, None)
         conn.close()
         if conn.seat is not None:
             self._left(conn.seat)
@@ -393,23 +483,38 @@ class LiveTable:
             except _StorageFailure:
                 conn.error("storage_error", translate(lang, "error.storage_error"))
 
-    async def _apply(self, seat: int, text: str) -> None:
-        """Apply, store, then tell everyone; hold the lock while calling this."""
+    async def _apply(self, seat: int, text: str, by: str = "person") -> None:
+        """Apply, store, then tell everyone; hold the lock while calling this.
+
+        ``by`` says who made the action: ``person`` (the seat's player),
+        ``bot`` (a bot seat), ``standin`` (a bot for a person away past the
+        grace time), ``timer`` (the person's turn timer ran out) or ``auto``
+        (a forced answer the table gives for the person).
+        """
+        if by not in ACTORS:
+            raise ValueError(f"by must be one of {', '.join(ACTORS)}, not {by!r}")
         game = self.game
         assert game is not None
         if self.withdrawn:
             raise _StorageFailure()
         game.act(seat, text)
+        self.by.append(by)
         stored_seat, stored_text = game.actions[-1]
         over = game.is_over
         # The action and, after the last one, the table's end: one transaction.
         saving = self.store.save_action(
-            self.id, game.version, stored_seat, stored_text, status="finished" if over else None
+            self.id,
+            game.version,
+            stored_seat,
+            stored_text,
+            status="finished" if over else None,
+            by=by,
         )
         try:
             await self._stored(saving)
         except Exception as exc:
             raise _StorageFailure() from exc
+        self._extend_log()
         if over:
             self.status = "finished"
         self._turn_started = _now()
@@ -500,6 +605,8 @@ class LiveTable:
             )
         else:
             self.game = None
+        self.by = list(stored.by)
+        self._new_log()
 
     # -- automatic turns --------------------------------------------------------
 
@@ -547,6 +654,13 @@ class LiveTable:
             and (now.seat, now.version) == (plan.seat, plan.version)
             and now.due <= _now()
         )
+
+    def _acting_for(self, seat: int) -> str:
+        """Why the driver acts for ``seat`` now: a ``bot`` seat, a ``standin`` for a
+        person away past the grace time, or the person's turn ``timer``."""
+        if self.seats[seat].kind == "bot":
+            return "bot"
+        return "standin" if self.bot_playing_for(seat) else "timer"
 
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
@@ -608,8 +722,7 @@ class LiveTable:
                     async with self.lock:
                         if self._forced() == forced:
                             try:
-                                # TODO(integrator): pass by="auto" once _apply takes `by`.
-                                await self._apply(forced[1], forced[2])
+                                await self._apply(forced[1], forced[2], by="auto")
                             except IllegalActionError:
                                 log.exception("table %s: a forced action was refused", self.id)
                                 refused = forced  # the seat is then played as any other
@@ -648,7 +761,7 @@ class LiveTable:
                     if not self._still(plan):
                         continue  # a person acted (or came back) meanwhile
                     try:
-                        await self._apply(plan.seat, text)
+                        await self._apply(plan.seat, text, self._acting_for(plan.seat))
                     except _StorageFailure:
                         await asyncio.sleep(1.0)
         except asyncio.CancelledError:
@@ -722,6 +835,8 @@ class TableManager:
         if stored.status in ("playing", "finished"):
             names = [s.name for s in table.seats]
             table.game = kind.replay(stored.options, names, stored.seed, stored.actions)
+            table.by = list(stored.by)
+            table._new_log()
         now = _now()
         # Nobody is connected after a restart: the grace time starts now.
         for i, seat in enumerate(table.seats):

@@ -20,6 +20,7 @@ from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.records import (
+    check_by,
     hands_dealt,
     replay_actions,
     replay_record,
@@ -84,6 +85,7 @@ def _replay_single(
     dealer = require(record, "dealer", int, "the record")
     hands = require(record, "hands", list, "the record")
     actions = require(record, "actions", list, "the record")
+    check_by(record, actions, "the record")
     bock = require(record, "bock", int, "the record") if "bock" in record else 1
     due = (
         _seat_list(record, "pflicht_due", options.players, "the record")
@@ -120,6 +122,7 @@ def _replay_deal(
         return
     hands = require(part, "hands", list, where)
     actions = require(part, "actions", list, where)
+    check_by(part, actions, where)
     if "bock" in part and part["bock"] != match.sheet.current_multiplier:
         raise RecordError(
             f"{where}: the sheet's Bock multiplier is {match.sheet.current_multiplier}, "

@@ -11,6 +11,7 @@ from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 from kartentisch.records import (
+    check_by,
     hands_dealt,
     replay_actions,
     replay_record,
@@ -28,6 +29,7 @@ def _deal_parts(
         raise RecordError(f"{where}: dealer must be a seat from 0 to {players - 1}, not {dealer}")
     hands = require(part, "hands", list, where)
     actions = require(part, "actions", list, where)
+    check_by(part, actions, where)
     return dealer, hands, actions
 
 

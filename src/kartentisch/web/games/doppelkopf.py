@@ -51,16 +51,31 @@ from typing import Any, ClassVar, Final
 
 from kartentisch.bots import LEVELS
 from kartentisch.cards import Card
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError, OptionError
 from kartentisch.games.doppelkopf.actions import Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
-from kartentisch.games.doppelkopf.events import DealEnded, Redeal
-from kartentisch.games.doppelkopf.match import DoppelkopfMatch
+from kartentisch.games.doppelkopf.events import (
+    Announced,
+    AnnouncementTakenBack,
+    ArmutAnswered,
+    ArmutCardsPassed,
+    ArmutOffered,
+    CardTakenBack,
+    DealEnded,
+    Declared,
+    HochzeitAlone,
+    HochzeitPartnerFound,
+    PlayStarted,
+    Redeal,
+    TrickWon,
+)
+from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers
 from kartentisch.tricks import PlayedTrick
-from kartentisch.web.adapter import replay_actions
+from kartentisch.web.adapter import attach_by, replay_actions
 
 __all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
 
@@ -102,6 +117,104 @@ def _unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+def _log_entry(seat: int, action: Any, events: Sequence[Event], deal: int) -> dict[str, Any]:
+    """One action for the game log: what everyone heard and saw, never a hidden card."""
+    text = str(action)
+    if isinstance(action, Call) and action.word in ("give", "return"):
+        text = action.word  # the cards go face down
+    public: list[dict[str, Any]] = []
+    for event in events:
+        if isinstance(event, Declared):
+            text = event.call  # as the table heard it (a Scharfe names what it shows)
+        elif isinstance(event, TrickWon):
+            public.append(
+                {
+                    "type": "trick_won",
+                    "trick": event.trick,
+                    "seat": event.seat,
+                    "augen": event.augen,
+                }
+            )
+        elif isinstance(event, Announced):
+            public.append(
+                {
+                    "type": "announced",
+                    "seat": event.seat,
+                    "party": event.party,
+                    "word": event.word,
+                    "implied": list(event.implied),
+                }
+            )
+        elif isinstance(event, AnnouncementTakenBack):
+            public.append(
+                {"type": "announcement_taken_back", "seat": event.seat, "word": event.word}
+            )
+        elif isinstance(event, CardTakenBack):
+            public.append({"type": "card_taken_back", "seat": event.seat, "card": str(event.card)})
+        elif isinstance(event, Redeal):
+            public.append({"type": "redeal", "reason": event.reason, "seat": event.seat})
+        elif isinstance(event, ArmutOffered):
+            public.append(
+                {
+                    "type": "armut_offered",
+                    "seat": event.seat,
+                    "trumps": event.trumps,
+                    "direction": event.direction,
+                }
+            )
+        elif isinstance(event, ArmutAnswered):
+            public.append(
+                {"type": "armut_answered", "seat": event.seat, "accepted": event.accepted}
+            )
+        elif isinstance(event, ArmutCardsPassed):
+            public.append(
+                {
+                    "type": "armut_cards_passed",
+                    "seat": event.seat,
+                    "to": event.to,
+                    "kind": event.kind,
+                    "count": event.count,
+                    "trumps": event.trumps,
+                }
+            )
+        elif isinstance(event, PlayStarted):
+            public.append(
+                {
+                    "type": "play_started",
+                    "game_type": event.game_type,
+                    "soloist": event.soloist,
+                    "ouvert": event.ouvert,
+                    "leader": event.leader,
+                }
+            )
+        elif isinstance(event, HochzeitPartnerFound):
+            public.append(
+                {
+                    "type": "hochzeit_partner_found",
+                    "seat": event.holder,
+                    "partner": event.partner,
+                    "trick": event.trick,
+                }
+            )
+        elif isinstance(event, HochzeitAlone):
+            public.append({"type": "hochzeit_alone", "seat": event.holder, "trick": event.trick})
+        elif isinstance(event, DealEnded):
+            public.append(
+                {
+                    "type": "deal_ended",
+                    "game_type": event.game_type,
+                    "solo": event.solo,
+                    "re": sorted(event.re_party),
+                    "augen": dict(event.augen),
+                    "winner": event.winner,
+                    "points": list(event.points),
+                }
+            )
+        elif isinstance(event, SheetWritten) and event.row.kind == "miese":
+            public.append({"type": "miese", "seat": event.row.dealer})
+    return {"seat": seat, "action": text, "events": public, "deal": deal}
+
+
 class DoppelkopfTable:
     """A :class:`~kartentisch.web.adapter.TableGame` over a :class:`DoppelkopfMatch`."""
 
@@ -119,6 +232,8 @@ class DoppelkopfTable:
         #: Each person's answer to the declaration question of the deal being played.
         #: Kept in memory only: a table rebuilt from its actions asks again what is open.
         self._answers = Answers()
+        #: The game log: one public entry per action (:meth:`log_entries`).
+        self._log: list[dict[str, Any]] = []
 
     # -- the adapter API ----------------------------------------------------
 
@@ -159,8 +274,10 @@ class DoppelkopfTable:
         if answer is not None:
             answer, action = self._answers.check(deal, seat, answer)
         assert action is not None
-        match.apply(action, seat)
+        number = len(match.history)
+        events = match.apply(action, seat)
         self._actions.append((seat, str(action)))
+        self._log.append(_log_entry(seat, action, events, number))
         if answer is not None:
             self._answers.keep(deal, seat, answer)
         if match.deal.is_over and match.sheet.games_played < self.games:
@@ -179,6 +296,15 @@ class DoppelkopfTable:
         action = self._answers.forced(self.match.deal, seat)
         return None if action is None else str(action)
 
+    def log_entries(self, start: int = 0) -> list[dict[str, Any]]:
+        """The game log from action ``start`` on, from the deal's public events only.
+
+        A declaration is written as the table heard it, an Armut exchange
+        without its cards (only how many, and how many trumps, as the events
+        count them).
+        """
+        return self._log[start:]
+
     def observation(self, seat: int) -> DoppelkopfObservation:
         return self.match.deal.observation(seat)
 
@@ -187,7 +313,7 @@ class DoppelkopfTable:
             raise TypeError(f"a Doppelkopf action is a card or a call, not {action!r}")
         return str(action)
 
-    def record(self, *, complete: bool) -> dict[str, Any]:
+    def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
         record = self.match.to_record()
         if not complete and not self.is_over:
             # The deal in progress has hidden hands: give only the finished deals. The
@@ -195,6 +321,8 @@ class DoppelkopfTable:
             record["deals"] = [d.deal_record() for d in self.match.deals if d.is_over]
             record.pop("seed", None)
         record["games"] = self.games
+        if by is not None:
+            attach_by(record, by)
         return record
 
     # -- views ----------------------------------------------------------------

@@ -55,7 +55,7 @@ from kartentisch.games.slapjack.engine import (
     SlapjackOptions,
 )
 from kartentisch.realtime.actions import ActionType, TimedAction
-from kartentisch.web.adapter import replay_actions
+from kartentisch.web.adapter import attach_by, replay_actions
 
 __all__ = [
     "IRISH_SNAP",
@@ -304,11 +304,13 @@ class SlapTable:
         start = max(0, len(events) - EVENTS_IN_VIEW)
         return [_event_json(events[i], i) for i in range(start, len(events))]
 
-    def record(self, *, complete: bool) -> dict[str, Any]:
+    def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
         record = self.engine.to_record()
         if not complete and not self.engine.is_over:
             # The stacks are face down: while the game goes on they stay hidden.
             del record["hands"]
+        if by is not None:
+            attach_by(record, by)
         return record
 
 

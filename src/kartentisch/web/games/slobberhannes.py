@@ -37,12 +37,19 @@ from typing import Any, ClassVar, Final
 
 from kartentisch.bots import LEVELS
 from kartentisch.cards import Card
+from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError, OptionError
-from kartentisch.games.slobberhannes.deal import SlobberhannesDeal, SlobberhannesObservation
-from kartentisch.games.slobberhannes.match import SlobberhannesMatch
+from kartentisch.games.slobberhannes.deal import (
+    DealEnded,
+    PenaltyCharged,
+    SlobberhannesDeal,
+    SlobberhannesObservation,
+    TrickWon,
+)
+from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
-from kartentisch.web.adapter import replay_actions
+from kartentisch.web.adapter import attach_by, replay_actions
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
 
@@ -68,6 +75,35 @@ def _trick(trick: PlayedTrick) -> dict[str, Any]:
     return dict(trick.to_dict())
 
 
+def _public(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """What a card caused, for the game log: trick won, penalties, the deal's and match's end."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        if isinstance(event, TrickWon):
+            out.append({"type": "trick_won", "trick": event.trick, "seat": event.seat})
+        elif isinstance(event, PenaltyCharged):
+            out.append(
+                {
+                    "type": "penalty",
+                    "seat": event.seat,
+                    "reason": event.reason,
+                    "chips": event.chips,
+                    "trick": event.trick,
+                }
+            )
+        elif isinstance(event, DealEnded):
+            out.append({"type": "deal_ended", "points": list(event.points)})
+        elif isinstance(event, MatchEnded):
+            out.append(
+                {
+                    "type": "match_ended",
+                    "losers": list(event.losers),
+                    "winners": list(event.winners),
+                }
+            )
+    return out
+
+
 class SlobberhannesTable:
     """A :class:`~kartentisch.web.adapter.TableGame` over a :class:`SlobberhannesMatch`."""
 
@@ -83,6 +119,8 @@ class SlobberhannesTable:
         self._cutters: list[int | None] = []
         #: Summaries of finished deals (they never change), sent in every view.
         self._summaries: dict[int, tuple[SlobberhannesDeal, dict[str, Any]]] = {}
+        #: The game log: one public entry per action (:meth:`log_entries`).
+        self._log: list[dict[str, Any]] = []
 
     # -- the cut --------------------------------------------------------------
 
@@ -128,6 +166,9 @@ class SlobberhannesTable:
         self.match.start_deal(cut=lifted)
         self._cutters.append(seat)
         self._actions.append((seat, f"cut {lifted}"))
+        self._log.append(
+            {"seat": seat, "action": f"cut {lifted}", "events": [], "deal": len(self.match.deals)}
+        )
 
     # -- the adapter API ----------------------------------------------------
 
@@ -171,13 +212,21 @@ class SlobberhannesTable:
             card = deal.parse_action(text)
         except NotationError as exc:
             raise IllegalActionError("bad_notation", str(exc), seat=seat, text=text) from None
-        if self.cutting:
-            # The next deal waits for its cut.
-            match.apply(card, seat)
-        else:
-            # The next deal starts by itself once this one ends (match.play).
-            match.play(card, seat)
+        number = len(match.deals)
+        # With the cut the next deal waits for it; else it starts by itself (match.play).
+        events = match.apply(card, seat) if self.cutting else match.play(card, seat)
         self._actions.append((seat, str(card)))
+        self._log.append(
+            {"seat": seat, "action": str(card), "events": _public(events), "deal": number}
+        )
+
+    def log_entries(self, start: int = 0) -> list[dict[str, Any]]:
+        """The game log from action ``start`` on: who did what, and what followed.
+
+        Only what everyone saw: the card played (or the cut), the trick's winner,
+        the penalties charged, the deal's and the match's end.
+        """
+        return self._log[start:]
 
     def observation(self, seat: int) -> SlobberhannesObservation:
         if not self.match.deals:
@@ -252,13 +301,21 @@ class SlobberhannesTable:
             view["draw"] = match.draw.to_dict()
         return view
 
-    def record(self, *, complete: bool) -> dict[str, Any]:
+    def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
         record = self.match.to_record()
         if not complete and not self.match.is_over:
             # The deal in progress has hidden hands: give only the finished deals. The
             # seed would deal every hand again: it is told once the game is over.
             record["deals"] = [d.deal_record() for d in self.match.deals if d.is_over]
             record.pop("seed", None)
+        if by is not None:
+            # A cut is no action of the record (its hands are the cut deck's).
+            played = [
+                who
+                for (_, text), who in zip(self._actions, by, strict=False)
+                if not text.startswith("cut ")
+            ]
+            attach_by(record, played)
         return record
 
     # -- helpers -------------------------------------------------------------

@@ -2,6 +2,7 @@
 // drawn by the game's own renderer (games/<name>.js).
 
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
+import { drawLog, logHello } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 
@@ -56,7 +57,8 @@ export class TableScreen {
 
   hello() {
     const seat = savedSeat(this.id);
-    this.send({ type: "hello", token: seat?.token, lang });
+    // The game log this page holds already: the server sends only the rest.
+    this.send({ type: "hello", token: seat?.token, lang, ...logHello(this.memory) });
   }
 
   send(message) {
@@ -118,12 +120,15 @@ export class TableScreen {
       }
       this.renderer = await load();
     }
-    this.renderer.render(this.root, this.message, {
+    const ctx = {
       act: (action) => this.act(action),
       memory: this.memory,
       tableId: this.id,
       rerender: () => this.render(),
-    });
+    };
+    this.renderer.render(this.root, this.message, ctx);
+    // The game log: one aside.game-log, kept as the last child of the table root.
+    drawLog(this.root, this.message, ctx);
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);
