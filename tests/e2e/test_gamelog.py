@@ -142,7 +142,7 @@ def test_the_doppelkopf_log_tells_the_declarations(
         page.goto(
             f"{server.url}/t/{table_id}?lang={lang}#seat={created['seat']}&token={created['token']}"
         )
-        act(page, page.locator(".dk-actions button[data-action=pass]").first)
+        act(page, page.locator(".dk-question button[data-action=gesund]").first)
         said = fill(texts["log.says"], name=f"Ann ({texts['ui.you']})", call=texts["dk.call.pass"])
         page.wait_for_function(
             "text => [...document.querySelectorAll('aside.game-log li')]"
