@@ -37,36 +37,6 @@ from kartentisch.i18n import t
 
 __all__ = ["add_play_arguments", "play"]
 
-_PROMPT = {
-    "en": "Your action (card, word, h for help): ",
-    "de": "Deine Aktion (Karte, Wort, h für Hilfe): ",
-    "ru": "Ваш ход (карта, слово, h — помощь): ",
-}
-_HELP = {
-    "en": "Cards: QC, 10H, A♠. Words: pass (gesund), scharfe, solo queens [ouvert], "
-    "hochzeit [first_trick|first_trump|first_nontrump], armut, vorbehalt, accept, refuse, "
-    "give C C C, return C C C, redeal, re, kontra, no90, no60, no30, schwarz, take_back. "
-    "'hand' shows the table, 'sheet' the score sheet, 'q' quits.",
-    "de": "Karten: QC, 10H, A♠ (Q = Dame, J = Bube). Wörter: gesund, scharfe, solo damen "
-    "[ouvert], hochzeit [fremd|trumpf|fehl], armut, vorbehalt, annehmen, ablehnen, "
-    "gib C C C, zurück C C C, einmischen, re, kontra, keine90, keine60, keine30, schwarz, "
-    "zurücknehmen. 'hand' zeigt den Tisch, 'sheet' die Liste, 'q' beendet.",
-    "ru": "Карты: QC, 10H, A♠. Слова: pass, scharfe, solo queens [ouvert], hochzeit, armut, "
-    "vorbehalt, accept, refuse, give C C C, return C C C, redeal, re, kontra, no90, no60, "
-    "no30, schwarz, take_back. 'hand' — стол, 'sheet' — запись, 'q' — выход.",
-}
-_LEGAL = {"en": "You may", "de": "Möglich", "ru": "Можно"}
-_NEXT = {
-    "en": "Enter for the next game, q to quit: ",
-    "de": "Enter für das nächste Spiel, q zum Beenden: ",
-    "ru": "Enter — следующая игра, q — выход: ",
-}
-_KULANZ = {
-    "en": "That card does not follow suit. Take it back (Kulanz)? [y/N] ",
-    "de": "Die Karte bedient nicht. Zurücknehmen (Kulanz)? [j/N] ",
-    "ru": "Карта не в масть. Взять назад? [y/N] ",
-}
-
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -95,7 +65,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             if deal.outcome == "redeal":
                 continue  # the same dealer deals again at once
             self._show_sheet()
-            if self._stop_here(_NEXT[self.lang]):
+            if self._stop_here(t(self.lang, "term.dk.next")):
                 return 0
 
     def _start_deal(self) -> DoppelkopfDeal:
@@ -136,7 +106,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
         words = [str(a) for a in obs.legal_actions if isinstance(a, Call)]
         if words:
-            self.say(f"[dim]{_LEGAL[self.lang]}: {', '.join(words)}[/]")
+            self.say(f"[dim]{t(self.lang, 'term.dk.legal')}: {', '.join(words)}[/]")
 
     def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action, str]]:
         """The strong bot's advice for the human's turn: (action, reason), an
@@ -187,10 +157,10 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             self.say(t(self.lang, "hint", card=shown, reason=reason))
 
     def _prompt(self) -> str:
-        return _PROMPT[self.lang]
+        return t(self.lang, "term.dk.prompt")
 
     def _help(self) -> str:
-        return escape(_HELP[self.lang])
+        return escape(t(self.lang, "term.dk.help"))
 
     def _command(self, word: str) -> bool:
         if word == "sheet":
@@ -214,7 +184,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             self.say(escape(t(self.lang, "refused", reason=refusal_text(exc, self.lang))))
             return None
         if revoke and not deal.is_over:
-            answer = self._ask(_KULANZ[self.lang]).strip().lower()
+            answer = self._ask(t(self.lang, "term.dk.kulanz")).strip().lower()
             if answer in ("y", "j", "yes", "ja", "д", "да"):
                 events.extend(self.match.apply(Call("take_back"), self.human))
         return events

@@ -1,8 +1,8 @@
 """Doppelkopf deals and sessions as readable text, in three languages.
 
 The Doppelkopf words (game types, declarations, announcements, extra points)
-live in this module's own catalog; :func:`dk` looks them up like
-:func:`kartentisch.i18n.t`.
+are the ``dk.*`` entries of the package's catalog (:mod:`kartentisch.i18n`);
+:func:`dk` looks up the terminal's ``dk.text.*`` ones.
 
 >>> dk("de", "game_queens"), dk("en", "word_no90"), dk("ru", "word_kontra")
 ('Damensolo', 'no 90', 'Контра')
@@ -11,7 +11,7 @@ live in this module's own catalog; :func:`dk` looks them up like
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from kartentisch.cards import format_cards
 from kartentisch.errors import IllegalActionError
@@ -22,258 +22,14 @@ from kartentisch.i18n import describe_refusal, lookup, t
 
 __all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label"]
 
-#: Refusals by rule code, for the languages the engine's English message is not in.
-_REFUSALS: Final[dict[str, dict[str, str]]] = {
-    "wrong_party": {
-        "de": "das ist die Ansage der anderen Partei",
-        "ru": "это объявление другой партии",
-    },
-    "already_announced": {
-        "de": "das hat deine Partei schon angesagt (jede Ansage nur einmal)",
-        "ru": "ваша партия это уже объявила (каждое объявление один раз)",
-    },
-    "announce_with_all_cards": {
-        "de": "ansagen darf nur, wer noch alle eigenen Karten hat",
-        "ru": "объявлять можно, только пока на руке все свои карты",
-    },
-    "announcement_deadline": {
-        "de": "zu spät für diese Ansage (zu wenige Karten auf der Hand)",
-        "ru": "слишком поздно для этого объявления (мало карт на руке)",
-    },
-    "announce_in_play": {
-        "de": "angesagt wird erst nach den Vorbehalten",
-        "ru": "объявления — только после заявок",
-    },
-    "solo_outranked": {
-        "de": "ein höheres Solo ist schon angesagt",
-        "ru": "уже заявлено более старшее соло",
-    },
-    "solo_implicit_re": {
-        "de": "im Solo ist das Re schon enthalten; der Solist sagt nichts an",
-        "ru": "в соло Re подразумевается; солист ничего не объявляет",
-    },
-    "solo_only_kontra": {
-        "de": "gegen ein Solo gibt es nur Kontra",
-        "ru": "против соло можно объявить только Kontra",
-    },
-    "hochzeit_unclarified": {
-        "de": "die Hochzeit ist noch nicht geklärt",
-        "ru": "партнёр по свадьбе ещё не найден",
-    },
-    "armut_no_announcements": {
-        "de": "nach einer Armut sagen die beiden nichts an",
-        "ru": "после Armut эти двое ничего не объявляют",
-    },
-    "declarations_first": {
-        "de": "erst werden die Vorbehalte geklärt",
-        "ru": "сначала заявки",
-    },
-    "play_a_card": {"de": "jetzt wird eine Karte gespielt", "ru": "сейчас нужно сыграть карту"},
-    "armut_all_trumps": {
-        "de": "die drei Karten müssen alle Trümpfe enthalten",
-        "ru": "среди трёх карт должны быть все козыри",
-    },
-    "armut_three_cards": {"de": "genau drei Karten", "ru": "ровно три карты"},
-    "armut_return_plain": {
-        "de": "Trumpf nur zurück, wenn nicht genug Fehl da ist",
-        "ru": "козыри возвращаются, только если не хватает некозырных",
-    },
-    "armut_too_many_trumps": {
-        "de": "für eine Armut hast du zu viele Trümpfe",
-        "ru": "для Armut у вас слишком много козырей",
-    },
-    "hochzeit_needs_both": {
-        "de": "eine Hochzeit braucht beide Kreuz-Damen",
-        "ru": "для свадьбы нужны обе дамы треф",
-    },
-    "scharfe_needs_pair": {
-        "de": "Scharfe braucht beide Herz-Asse oder beide Herz-Könige",
-        "ru": "нужны оба туза или оба короля червей",
-    },
-    "kings_redeal": {
-        "de": "einmischen nur mit fünf Königen",
-        "ru": "пересдача только с пятью королями",
-    },
-    "name_reservation": {
-        "de": "nenne deinen Vorbehalt (Solo oder Hochzeit)",
-        "ru": "назовите оговорку (соло или свадьба)",
-    },
-    "nothing_to_take_back": {
-        "de": "zurücknehmen nur den eigenen Fehler, bevor die nächste Karte liegt",
-        "ru": "взять назад можно только свою ошибку до следующей карты",
-    },
-}
-
-_CATALOG: Final[dict[str, dict[str, str]]] = {
-    "game_normal": {"en": "normal game", "de": "Normalspiel", "ru": "обычная игра"},
-    "game_hochzeit": {"en": "Hochzeit (marriage)", "de": "Hochzeit", "ru": "свадьба (Hochzeit)"},
-    "game_armut": {"en": "Armut (poverty)", "de": "Armut", "ru": "бедность (Armut)"},
-    "game_trump": {"en": "trump solo", "de": "Trumpfsolo", "ru": "козырное соло"},
-    "game_queens": {"en": "queens solo", "de": "Damensolo", "ru": "соло дам"},
-    "game_jacks": {"en": "jacks solo", "de": "Bubensolo", "ru": "соло валетов"},
-    "game_clubs": {"en": "clubs solo", "de": "Kreuzsolo", "ru": "соло треф"},
-    "game_spades": {"en": "spades solo", "de": "Pik-/Grünsolo", "ru": "соло пик"},
-    "game_hearts": {"en": "hearts solo", "de": "Herzsolo", "ru": "соло червей"},
-    "game_diamonds": {"en": "diamonds solo", "de": "Karo-/Schellsolo", "ru": "соло бубен"},
-    "game_no_trump": {
-        "en": "solo without trumps",
-        "de": "Solo ohne Trumpf",
-        "ru": "соло без козырей",
-    },
-    "game_null": {"en": "null solo", "de": "Nullsolo", "ru": "нулевое соло"},
-    "game_fleischlos": {"en": "meatless solo", "de": "Fleischloser", "ru": "соло «без мяса»"},
-    "game_undecided": {"en": "(declarations)", "de": "(Ansagen)", "ru": "(заявки)"},
-    "word_re": {"en": "Re", "de": "Re", "ru": "Ре"},
-    "word_kontra": {"en": "Kontra", "de": "Kontra", "ru": "Контра"},
-    "word_no90": {"en": "no 90", "de": "keine 90", "ru": "без 90"},
-    "word_no60": {"en": "no 60", "de": "keine 60", "ru": "без 60"},
-    "word_no30": {"en": "no 30", "de": "keine 30", "ru": "без 30"},
-    "word_schwarz": {"en": "schwarz", "de": "schwarz", "ru": "шварц (ни взятки)"},
-    "all_pass": {"en": "everyone is healthy", "de": "alle gesund", "ru": "все «здоровы»"},
-    "word_pass": {"en": "pass (healthy)", "de": "gesund", "ru": "пас"},
-    "word_vorbehalt": {"en": "reservation", "de": "Vorbehalt", "ru": "оговорка"},
-    "word_armut": {"en": "Armut", "de": "Armut", "ru": "бедность"},
-    "word_redeal": {"en": "redeal", "de": "einmischen", "ru": "пересдача"},
-    "word_accept": {"en": "accepts", "de": "nimmt an", "ru": "принимает"},
-    "word_refuse": {"en": "refuses", "de": "lehnt ab", "ru": "отказывается"},
-    "word_take_back": {"en": "takes back", "de": "nimmt zurück", "ru": "берёт назад"},
-    "ouvert": {"en": "ouvert", "de": "ouvert", "ru": "открытое"},
-    "scharfe_aces": {
-        "en": "scharfe hearts aces",
-        "de": "scharfe Herz-Asse",
-        "ru": "острые тузы червей",
-    },
-    "scharfe_kings": {
-        "en": "scharfe hearts kings",
-        "de": "scharfe Herz-Könige",
-        "ru": "острые короли червей",
-    },
-    "hochzeit_first_trick": {
-        "en": "first trick won by another",
-        "de": "erster fremder Stich",
-        "ru": "первая чужая взятка",
-    },
-    "hochzeit_first_trump": {
-        "en": "first trump trick won by another",
-        "de": "erster fremder Trumpfstich",
-        "ru": "первая чужая козырная взятка",
-    },
-    "hochzeit_first_nontrump": {
-        "en": "first non-trump trick won by another",
-        "de": "erster fremder Fehlstich",
-        "ru": "первая чужая некозырная взятка",
-    },
-    "declares": {"en": "{who}: {what}", "de": "{who}: {what}", "ru": "{who}: {what}"},
-    "armut_offer_up": {
-        "en": "{who}: {n} trumps up (asks {partner})",
-        "de": "{who}: {n} Trumpf nach oben (fragt {partner})",
-        "ru": "{who}: {n} козыря наверх (спрашивает {partner})",
-    },
-    "armut_offer_down": {
-        "en": "{who}: {n} trumps down (asks {partner})",
-        "de": "{who}: {n} Trumpf nach unten (fragt {partner})",
-        "ru": "{who}: {n} козыря вниз (спрашивает {partner})",
-    },
-    "armut_returned": {
-        "en": "{who} returns three cards: {n} trumps back",
-        "de": "{who} gibt drei Karten zurück: {n} Trumpf zurück",
-        "ru": "{who} возвращает три карты: {n} козыря обратно",
-    },
-    "armut_given": {
-        "en": "{who} gives three cards with {n} trumps",
-        "de": "{who} gibt drei Karten mit {n} Trumpf",
-        "ru": "{who} отдаёт три карты, из них козырей: {n}",
-    },
-    "announces": {
-        "en": "{who} announces {what}",
-        "de": "{who} sagt {what} an",
-        "ru": "{who} объявляет: {what}",
-    },
-    "game_is": {"en": "Game: {game}", "de": "Spiel: {game}", "ru": "Игра: {game}"},
-    "soloist": {"en": "soloist {who}", "de": "Solist {who}", "ru": "солист {who}"},
-    "leads": {"en": "{who} leads", "de": "{who} spielt aus", "ru": "ходит {who}"},
-    "partner_found": {
-        "en": "Hochzeit: {who} is {holder}'s partner (trick {trick})",
-        "de": "Hochzeit: {who} spielt mit {holder} (Stich {trick})",
-        "ru": "Свадьба: {who} — партнёр {holder} (взятка {trick})",
-    },
-    "hochzeit_alone": {
-        "en": "Hochzeit: no partner within {trick} tricks, {holder} plays alone",
-        "de": "Hochzeit: kein Partner in {trick} Stichen, {holder} spielt allein",
-        "ru": "Свадьба: партнёра нет за {trick} взятки, {holder} играет один",
-    },
-    "redeal_kings": {
-        "en": "{who} has five kings: the cards are dealt again",
-        "de": "{who} hat fünf Könige: es wird eingemischt",
-        "ru": "у {who} пять королей: пересдача",
-    },
-    "redeal_armut_refused": {
-        "en": "The Armut is refused: the cards are dealt again",
-        "de": "Die Armut wird abgelehnt: es wird eingemischt",
-        "ru": "Бедность отклонена: пересдача",
-    },
-    "redeal_misdeal": {
-        "en": "A wrong deal: the cards are dealt again",
-        "de": "Vergeben: es wird eingemischt",
-        "ru": "Неверная сдача: пересдача",
-    },
-    "augen": {
-        "en": "Augen: Re {re}, Kontra {kontra}",
-        "de": "Augen: Re {re}, Kontra {kontra}",
-        "ru": "Очки: Ре {re}, Контра {kontra}",
-    },
-    "winner": {"en": "{party} wins", "de": "{party} gewinnt", "ru": "выигрывает {party}"},
-    "parties": {
-        "en": "Re: {re} — Kontra: {kontra}",
-        "de": "Re: {re} — Kontra: {kontra}",
-        "ru": "Ре: {re} — Контра: {kontra}",
-    },
-    "sits_out": {
-        "en": "{who} deals and sits out",
-        "de": "{who} gibt und setzt aus",
-        "ru": "{who} сдаёт и не играет",
-    },
-    "bock": {"en": "Bock ×{m}", "de": "Bock ×{m}", "ru": "Бок ×{m}"},
-    "bock_queue": {
-        "en": "Böcke pending: {queue}",
-        "de": "Offene Böcke: {queue}",
-        "ru": "Ожидающие боки: {queue}",
-    },
-    "no_bock": {"en": "no Bock", "de": "kein Bock", "ru": "боков нет"},
-    "score_sheet": {"en": "Score sheet", "de": "Spielliste", "ru": "Запись"},
-    "miese": {
-        "en": "{who}: 100 minus (three failed deals)",
-        "de": "{who}: 100 Miese (dreimal vergeben)",
-        "ru": "{who}: минус 100 (три неудачные сдачи)",
-    },
-    "points": {"en": "Points", "de": "Punkte", "ru": "Очки"},
-    "total": {"en": "Total", "de": "Summe", "ru": "Итого"},
-    "game_n": {"en": "Game", "de": "Spiel", "ru": "Игра"},
-    "offenders": {
-        "en": "offended (table mode): {who}",
-        "de": "Regelverstoß (Tischmodus): {who}",
-        "ru": "нарушение (режим стола): {who}",
-    },
-    "took_back": {
-        "en": "{who} takes back {card}",
-        "de": "{who} nimmt {card} zurück",
-        "ru": "{who} берёт назад {card}",
-    },
-    "party_re": {"en": "Re", "de": "Re", "ru": "Ре"},
-    "party_kontra": {"en": "Kontra", "de": "Kontra", "ru": "Контра"},
-}
-
 
 def dk(lang: str, key: str, **fields: Any) -> str:
     """The Doppelkopf message ``key`` in ``lang`` (English if missing)."""
-    return lookup(_CATALOG, lang, key, fields)
+    return lookup("dk.text.", lang, key, fields)
 
 
 def refusal_text(error: IllegalActionError, lang: str) -> str:
     """A refused Doppelkopf action explained in ``lang`` (the engine's message in English)."""
-    entry = _REFUSALS.get(error.rule)
-    if entry is not None and lang in entry:
-        return entry[lang]
     return describe_refusal(error, lang)
 
 
