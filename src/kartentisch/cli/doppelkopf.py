@@ -12,6 +12,7 @@ from kartentisch.cards import Card
 from kartentisch.cli.tableplay import TableGame, add_seat_arguments, card_text, start_game
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError
+from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.events import (
@@ -30,6 +31,7 @@ from kartentisch.games.doppelkopf.events import (
     Redeal,
     TrickWon,
 )
+from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text
@@ -301,7 +303,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         self.say(dk(lang, "augen", re=event.augen["re"], kontra=event.augen["kontra"]))
         self.say("[bold]" + dk(lang, "winner", party=dk(lang, "party_" + event.winner)) + "[/]")
         if deal.score is not None:
-            for line in deal.score.lines:
+            for line in render_lines(lang, explain_deal(deal), names):
                 self.say(f"  [dim]{escape(line)}[/]")
 
     def _show_sheet(self) -> None:
@@ -310,7 +312,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         table.add_column("#", justify="right")
         for name in self.names:
             table.add_column(name, justify="right")
-        table.add_column("Bock", justify="right")
+        table.add_column(dk(self.lang, "bock_column"), justify="right")
         for row in sheet.rows[-12:]:
             mark = " M" if row.kind == "miese" else ""
             cells = [

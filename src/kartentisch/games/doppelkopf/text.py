@@ -15,8 +15,10 @@ from typing import Any
 
 from kartentisch.cards import format_cards
 from kartentisch.errors import IllegalActionError
+from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
+from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
 from kartentisch.i18n import describe_refusal, lookup, t
 
@@ -165,7 +167,7 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
                 "  "
                 + dk(lang, "offenders", who=", ".join(label(s) for s in sorted(deal.offenders)))
             )
-        for line in score.lines:
+        for line in render_lines(lang, explain_game(deal.facts(), score), names):
             lines.append(f"    {line}")
         pts = ", ".join(f"{label(s)} {p}" for s, p in enumerate(deal.points()))
         lines.append(f"  {dk(lang, 'points')}: {pts}")
@@ -196,7 +198,11 @@ def sheet_lines(match: DoppelkopfMatch, lang: str) -> list[str]:
     names = match.seat_names
     sheet = match.sheet
     width = max(8, *(len(n) for n in names))
-    head = f"{dk(lang, 'game_n'):>5} " + " ".join(f"{n:>{width}}" for n in names) + "  Bock"
+    head = (
+        f"{dk(lang, 'game_n'):>5} "
+        + " ".join(f"{n:>{width}}" for n in names)
+        + f"  {dk(lang, 'bock_column')}"
+    )
     out = [dk(lang, "score_sheet"), head]
     for row in sheet.rows:
         cells = " ".join(f"{p:>{width}}" for p in row.totals)

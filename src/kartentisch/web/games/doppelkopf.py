@@ -43,6 +43,7 @@ from kartentisch.errors import IllegalActionError, NotationError, OptionError
 from kartentisch.games.doppelkopf.actions import Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.events import DealEnded, Redeal
+from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
@@ -297,6 +298,7 @@ class DoppelkopfTable:
                 "reason": redeal.reason if redeal else None,
                 "seat": redeal.seat if redeal else None,
             }
+            out["explain"] = explain_deal(deal)
             return out
         ended = next(e for e in reversed(deal.events) if isinstance(e, DealEnded))
         score = obs.score
@@ -327,6 +329,7 @@ class DoppelkopfTable:
                 "points": list(score.points),
                 "bock_trigger": score.bock_trigger,
                 "offenders": list(ended.offenders),
+                "explain": explain_deal(deal),
             }
         )
         return out

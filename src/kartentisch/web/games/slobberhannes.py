@@ -39,6 +39,7 @@ from kartentisch.bots import LEVELS
 from kartentisch.cards import Card
 from kartentisch.errors import IllegalActionError, NotationError, OptionError
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal, SlobberhannesObservation
+from kartentisch.games.slobberhannes.explain import explain_deal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
@@ -314,6 +315,7 @@ class SlobberhannesTable:
             "tricks": [_trick(t) for t in deal.tricks],
             "points": list(deal.points()),
             "penalties": self._penalties(deal),
+            "explain": explain_deal(deal),
         }
         self._summaries[number] = (deal, summary)
         return summary
