@@ -43,6 +43,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "LANGUAGES",
+    "card_text",
     "catalog",
     "describe_refusal",
     "has",
@@ -182,3 +183,24 @@ def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:
         except (KeyError, IndexError, ValueError):
             pass
     return error.message
+
+
+def card_text(lang: str, text: str) -> str:
+    """A card of the notation as the page shows it in ``lang`` (its rank letter and suit
+    symbol: ``QC`` is ``D♣`` in German, ``Д♣`` in Russian); other text as it is.
+
+    >>> card_text("de", "QC"), card_text("ru", "AH"), card_text("en", "10D"), card_text("de", "pass")
+    ('D♣', 'Т♥', '10♦', 'pass')
+    """
+    from kartentisch.cards import Card
+    from kartentisch.errors import NotationError
+
+    try:
+        card = Card(text)
+    except (NotationError, ValueError, TypeError):
+        return text
+    symbol = card.symbol
+    rank, suit = symbol[:-1], symbol[-1]
+    if rank in ("J", "Q", "K", "A"):
+        rank = translate(lang, f"card.rank.{rank}")
+    return rank + suit

@@ -19,8 +19,9 @@ items add up to the score's points.
 >>> deal = match.deal
 >>> while not deal.is_over:
 ...     _ = match.apply(deal.legal_actions()[0])
->>> render_lines("en", explain_deal(deal), ["Ann", "Ben", "Cy", "Dee"])[-2:]
-['Ann, Dee won: 40 each.', 'Ben, Cy lost: 0 each — under the house rules only the winners score.']
+>>> lines = explain_deal(deal)
+>>> lines[1]["key"], render_lines("en", lines, ["Ann", "Ben", "Cy", "Dee"])[0]
+('explain.augen', 'Trump solo: Ben plays alone against Ann, Cy, Dee')
 """
 
 from __future__ import annotations
