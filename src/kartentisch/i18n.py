@@ -189,8 +189,8 @@ def card_text(lang: str, text: str) -> str:
     """A card of the notation as the page shows it in ``lang`` (its rank letter and suit
     symbol: ``QC`` is ``D♣`` in German, ``Д♣`` in Russian); other text as it is.
 
-    >>> card_text("de", "QC"), card_text("ru", "AH"), card_text("en", "10D"), card_text("de", "pass")
-    ('D♣', 'Т♥', '10♦', 'pass')
+    >>> [card_text(lang, text) for lang, text in [("de", "QC"), ("ru", "AH"), ("en", "10D"), ("de", "pass")]]
+    ['D♣', 'Т♥', '10♦', 'pass']
     """
     from kartentisch.cards import Card
     from kartentisch.errors import NotationError
