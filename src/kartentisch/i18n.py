@@ -189,7 +189,8 @@ def card_text(lang: str, text: str) -> str:
     """A card of the notation as the page shows it in ``lang`` (its rank letter and suit
     symbol: ``QC`` is ``D♣`` in German, ``Д♣`` in Russian); other text as it is.
 
-    >>> [card_text(lang, text) for lang, text in [("de", "QC"), ("ru", "AH"), ("en", "10D"), ("de", "pass")]]
+    >>> asked = [("de", "QC"), ("ru", "AH"), ("en", "10D"), ("de", "pass")]
+    >>> [card_text(lang, text) for lang, text in asked]
     ['D♣', 'Т♥', '10♦', 'pass']
     """
     from kartentisch.cards import Card
