@@ -34,7 +34,7 @@ from kartentisch.games.doppelkopf.events import (
 from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
-from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text
+from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
 from kartentisch.i18n import t
 
 __all__ = ["add_play_arguments", "play"]
@@ -106,7 +106,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
         )
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
-        words = [str(a) for a in obs.legal_actions if isinstance(a, Call)]
+        words = [typed_call(a, self.lang) for a in obs.legal_actions if isinstance(a, Call)]
         if words:
             self.say(f"[dim]{t(self.lang, 'term.dk.legal')}: {', '.join(words)}[/]")
 

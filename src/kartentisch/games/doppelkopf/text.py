@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from kartentisch.cards import format_cards
-from kartentisch.errors import IllegalActionError
+from kartentisch.errors import IllegalActionError, NotationError
 from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
 from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
-from kartentisch.i18n import describe_refusal, lookup, t
+from kartentisch.i18n import describe_refusal, lookup, t, translate
 
-__all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label"]
+__all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label", "typed_call"]
 
 
 def dk(lang: str, key: str, **fields: Any) -> str:
@@ -64,6 +64,36 @@ def call_text(call: Call | str, lang: str) -> str:
     if word in ("give", "return"):
         return f"{word} {format_cards(call.cards, symbols=True)}"
     return dk(lang, f"word_{word}")
+
+
+def typed_call(call: Call, lang: str) -> str:
+    """A declaration or announcement as the player types it in ``lang`` (German has its
+    own words: ``solo damen``, ``gesund``, ``keine90``; other languages the notation).
+
+    >>> from kartentisch.games.doppelkopf.actions import parse_action
+    >>> [typed_call(parse_action(a), "de") for a in ("pass", "solo queens ouvert", "no90")]
+    ['gesund', 'solo damen ouvert', 'keine90']
+    >>> typed_call(parse_action("solo queens"), "ru")
+    'solo queens'
+    """
+    from kartentisch.games.doppelkopf.actions import parse_action
+
+    def word(key: str) -> str:
+        return translate(lang, f"term.dk.type.{key}")
+
+    parts = [word(call.word)]
+    if call.word in ("solo", "hochzeit", "scharfe") and call.detail:
+        parts += [word(f"{call.word}.{d}") for d in call.detail.split()]
+    if call.ouvert:
+        parts.append(word("ouvert"))
+    if call.cards:
+        parts += [str(c) for c in call.cards]
+    text = " ".join(parts)
+    try:
+        same = parse_action(text) == call
+    except (NotationError, ValueError):
+        same = False
+    return text if same else str(call)
 
 
 def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
