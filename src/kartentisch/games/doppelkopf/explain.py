@@ -226,7 +226,14 @@ def _stage_lines(loser: Party, stages: Iterable[str], unit: int, party: Party) -
     out = []
     for stage in stages:
         if stage == "schwarz":
-            out.append(_line("explain.stage.schwarz", loser=_party(loser), points=_signed(unit)))
+            out.append(
+                _line(
+                    "explain.stage.schwarz",
+                    loser=_party(loser),
+                    party=_party(party),
+                    points=_signed(unit),
+                )
+            )
         else:
             out.append(
                 _line(
