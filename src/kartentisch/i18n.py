@@ -31,21 +31,27 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from babel.messages.pofile import read_po
 
 from kartentisch.errors import IllegalActionError
 
+if TYPE_CHECKING:
+    from kartentisch.records import ReplayError
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "LANGUAGES",
+    "card_input",
     "card_text",
+    "cards_text",
     "catalog",
     "describe_refusal",
+    "describe_replay_error",
     "has",
     "lookup",
     "plural_form",
@@ -185,9 +191,9 @@ def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:
     return error.message
 
 
-def card_text(lang: str, text: str) -> str:
-    """A card of the notation as the page shows it in ``lang`` (its rank letter and suit
-    symbol: ``QC`` is ``D♣`` in German, ``Д♣`` in Russian); other text as it is.
+def card_text(lang: str, card: object) -> str:
+    """A card as ``lang`` writes it (its rank letter and suit symbol: ``QC`` is ``D♣``
+    in German, ``Д♣`` in Russian); text that is no card is returned as it is.
 
     >>> asked = [("de", "QC"), ("ru", "AH"), ("en", "10D"), ("de", "pass")]
     >>> [card_text(lang, text) for lang, text in asked]
@@ -196,12 +202,79 @@ def card_text(lang: str, text: str) -> str:
     from kartentisch.cards import Card
     from kartentisch.errors import NotationError
 
-    try:
-        card = Card(text)
-    except (NotationError, ValueError, TypeError):
-        return text
+    if not isinstance(card, Card):
+        try:
+            card = Card(str(card))
+        except (NotationError, ValueError, TypeError):
+            return str(card)
     symbol = card.symbol
     rank, suit = symbol[:-1], symbol[-1]
-    if rank in ("J", "Q", "K", "A"):
+    if rank in _COURT:
         rank = translate(lang, f"card.rank.{rank}")
     return rank + suit
+
+
+def cards_text(lang: str, cards: Iterable[object]) -> str:
+    """Cards as ``lang`` writes them, separated by spaces."""
+    return " ".join(card_text(lang, c) for c in cards)
+
+
+#: The court cards' and the ace's letters of the notation.
+_COURT: Final = ("J", "Q", "K", "A")
+
+
+def card_input(lang: str, text: str) -> str:
+    """What a player typed, with a card written in ``lang``'s letters turned into the
+    notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
+    Russian); everything else as it is. The notation's own letters are always read.
+
+    >>> asked = [("de", "DC"), ("de", "bh"), ("ru", "Т♥"), ("de", "KD"), ("de", "pass")]
+
+    >>> [card_input(lang, text) for lang, text in asked]
+    ['QC', 'JH', 'A♥', 'KD', 'pass']
+    """
+    stripped = text.strip()
+    if len(stripped) < 2:
+        return text
+    letters = {translate(lang, f"card.rank.{r}").upper(): r for r in _COURT}
+    rank = letters.get(stripped[0].upper())
+    if rank is None or rank == stripped[0].upper():
+        return text
+    rest = stripped[1:]
+    if rest.upper() in ("C", "S", "H", "D"):
+        return rank + rest.upper()
+    if rest in ("♣", "♠", "♥", "♦"):
+        return rank + rest
+    return text
+
+
+def describe_replay_error(error: ReplayError, lang: str) -> str:
+    """A refused action of a record in ``lang``: the deal, the action's number, the seat,
+        the action (a card in the language's letters) and the rule's reason.
+
+        >>> from kartentisch.errors import IllegalActionError
+
+    if TYPE_CHECKING:
+        from kartentisch.records import ReplayError
+        >>> refusal = IllegalActionError("must_follow_suit", "must follow ♥", suit=2)
+        >>> from kartentisch.records import ReplayError
+        >>> error = ReplayError(refusal, position=5, seat=0, action="9D", deal=2, seat_name="Ann")
+        >>> describe_replay_error(error, "de")
+        'Spiel 2, Zug 5: Ann (Platz 1) spielt 9♦ — du musst ♥ bedienen'
+    """
+    where = translate(lang, "replay.refused_deal", deal=error.deal) if error.deal else ""
+    if error.seat is None:
+        who = ""
+    elif error.seat_name:
+        who = translate(lang, "replay.refused_seat", name=error.seat_name, n=error.seat + 1)
+    else:
+        who = translate(lang, "lobby.seat_n", n=error.seat + 1)
+    return translate(
+        lang,
+        "replay.refused",
+        where=where,
+        position=error.position,
+        who=who,
+        action=card_text(lang, error.action),
+        reason=describe_refusal(error.error, lang),
+    )

@@ -35,7 +35,7 @@ from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
-from kartentisch.i18n import t
+from kartentisch.i18n import card_input, t
 
 __all__ = ["add_play_arguments", "play"]
 
@@ -53,6 +53,16 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help="accept revokes and wrong announcements (punished at the end; Kulanz)",
     )
     add_seat_arguments(parser, "doppelkopf")
+
+
+def _choice(call: Call, lang: str) -> str:
+    """A possible declaration as the list shows it: what to type, named in the language
+    when the language has no words of its own to type (Russian: ``козырное соло (solo trump)``)."""
+    typed = typed_call(call, lang)
+    name = call_text(call, lang)
+    if name.lower() == typed.lower() or typed != str(call) or lang == "en":
+        return typed
+    return f"{name} ({typed})"
 
 
 class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
@@ -99,14 +109,14 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         kind = game_name(obs.game_type, self.lang, ouvert=obs.ouvert)
         self.say(dk(self.lang, "game_is", game=kind))
         if obs.open_hand and obs.soloist is not None and obs.soloist != self.human:
-            cards = " ".join(card_text(c) for c in obs.open_hand)
+            cards = " ".join(card_text(c, self.lang) for c in obs.open_hand)
             self.say(f"{self.names[obs.soloist]} (ouvert): {cards}")
         legal = {a for a in obs.legal_actions if isinstance(a, Card)}
         hand = " ".join(
-            card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
+            card_text(c, self.lang, dim=bool(legal) and c not in legal) for c in obs.hand
         )
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
-        words = [typed_call(a, self.lang) for a in obs.legal_actions if isinstance(a, Call)]
+        words = [_choice(a, self.lang) for a in obs.legal_actions if isinstance(a, Call)]
         if words:
             self.say(f"[dim]{t(self.lang, 'term.dk.legal')}: {', '.join(words)}[/]")
 
@@ -139,7 +149,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 lang,
                 "hint_points",
                 value=f"{value:+.1f}",
-                other=card_text(other),
+                other=card_text(other, self.lang),
                 other_value=f"{other_value:+.1f}",
             )
         elif len(obs.hand) > bot.exact_tricks:
@@ -152,7 +162,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _hint(self, deal: DoppelkopfDeal) -> None:
         for action, reason in self.suggestions(deal):
             shown = (
-                card_text(action)
+                card_text(action, self.lang)
                 if isinstance(action, Card)
                 else escape(call_text(action, self.lang))
             )
@@ -172,15 +182,15 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
 
     def _try_action(self, deal: DoppelkopfDeal, text: str) -> list[Event] | None:
         try:
-            action = parse_action(text)
+            action = parse_action(card_input(self.lang, text))
             revoke = (
                 isinstance(action, Card)
                 and deal.options.table_mode
                 and action not in deal.following_actions()
             )
             events = self.match.apply(action, self.human)
-        except NotationError as exc:
-            self.say(escape(str(exc)))
+        except NotationError:
+            self.say(escape(t(self.lang, "term.dk.bad_input", text=text)))
             return None
         except IllegalActionError as exc:
             self.say(escape(t(self.lang, "refused", reason=refusal_text(exc, self.lang))))
@@ -249,7 +259,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 self.say(self._played(event.seat, event.card))
             elif isinstance(event, CardTakenBack | AnnouncementTakenBack):
                 what = (
-                    card_text(event.card)
+                    card_text(event.card, lang)
                     if isinstance(event, CardTakenBack)
                     else dk(lang, f"word_{event.word}")
                 )
@@ -284,7 +294,6 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _result(self, event: DealEnded) -> None:
         lang = self.lang
         names = self.names
-        re = set(event.re_party)
         deal = self.match.deal
         self.say("")
         self.say(
@@ -292,15 +301,6 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             + dk(lang, "game_is", game=game_name(event.game_type, lang, ouvert=deal.ouvert))
             + "[/]"
         )
-        self.say(
-            dk(
-                lang,
-                "parties",
-                re=", ".join(names[s] for s in sorted(re)),
-                kontra=", ".join(names[s] for s in deal.playing if s not in re),
-            )
-        )
-        self.say(dk(lang, "augen", re=event.augen["re"], kontra=event.augen["kontra"]))
         self.say("[bold]" + dk(lang, "winner", party=dk(lang, "party_" + event.winner)) + "[/]")
         if deal.score is not None:
             for line in render_lines(lang, explain_deal(deal), names):

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kartentisch.cards import format_cards
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
-from kartentisch.i18n import describe_refusal, has, lookup
+from kartentisch.i18n import cards_text, describe_refusal, has, lookup
 from kartentisch.realtime.base import TimedGame
 from kartentisch.realtime.records import seat_label
 
@@ -87,7 +86,7 @@ def render_timed(
         )
     ]
     for seat, stack in enumerate(game.initial_stacks):
-        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(stack, symbols=True)}")
+        lines.append(f"  {seat_label(seat, names):>12}: {cards_text(lang, stack)}")
     for event in game.events:
         t = getattr(event, "t", None)
         for line in describe(event, names, lang):

@@ -29,10 +29,10 @@ from typing import Any, Final
 
 from kartentisch.errors import KartentischError
 from kartentisch.games import get_game
-from kartentisch.i18n import card_text, describe_refusal, translate
+from kartentisch.i18n import describe_replay_error
 from kartentisch.records import ReplayError, check_record
 
-__all__ = ["MAX_RECORD_BYTES", "BadRecord", "refused_text", "replay_record"]
+__all__ = ["MAX_RECORD_BYTES", "BadRecord", "replay_record"]
 
 #: The largest record the viewer replays (a long Doppelkopf session is some tens of KiB).
 MAX_RECORD_BYTES: Final = 1024 * 1024
@@ -55,7 +55,7 @@ def replay_record(record: Any, lang: str) -> dict[str, Any]:
         summary = spec.summarize(game)
         text = spec.render(game, lang)
     except ReplayError as exc:  # an action the rules refuse: where, who, what and why
-        raise BadRecord(refused_text(exc, lang)) from None
+        raise BadRecord(describe_replay_error(exc, lang)) from None
     except KartentischError as exc:  # the records' checks say what is wrong
         raise BadRecord(str(exc)) from None
     seats = checked.get("seats")
@@ -68,31 +68,3 @@ def replay_record(record: Any, lang: str) -> dict[str, Any]:
         "summary": summary,
         "text": text,
     }
-
-
-def refused_text(error: ReplayError, lang: str) -> str:
-    """A refused action of a record in ``lang``: the deal, the action's number, the seat,
-    the action (a card in the language's letters) and the rule's reason.
-
-    >>> from kartentisch.errors import IllegalActionError
-    >>> refusal = IllegalActionError("must_follow_suit", "must follow ♥", suit=2)
-    >>> error = ReplayError(refusal, position=5, seat=0, action="9D", deal=2, seat_name="Ann")
-    >>> refused_text(error, "de")
-    'Spiel 2, Zug 5: Ann (Platz 1) spielt 9♦ — du musst ♥ bedienen'
-    """
-    where = translate(lang, "replay.refused_deal", deal=error.deal) if error.deal else ""
-    if error.seat is None:
-        who = ""
-    elif error.seat_name:
-        who = translate(lang, "replay.refused_seat", name=error.seat_name, n=error.seat + 1)
-    else:
-        who = translate(lang, "lobby.seat_n", n=error.seat + 1)
-    return translate(
-        lang,
-        "replay.refused",
-        where=where,
-        position=error.position,
-        who=who,
-        action=card_text(lang, error.action),
-        reason=describe_refusal(error.error, lang),
-    )

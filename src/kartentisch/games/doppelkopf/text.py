@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kartentisch.cards import format_cards
 from kartentisch.errors import IllegalActionError, NotationError
 from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
 from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
-from kartentisch.i18n import describe_refusal, lookup, t, translate
+from kartentisch.i18n import card_text, cards_text, describe_refusal, lookup, t, translate
 
 __all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label", "typed_call"]
 
@@ -62,7 +61,7 @@ def call_text(call: Call | str, lang: str) -> str:
     if word == "scharfe":
         return ", ".join(dk(lang, f"scharfe_{p}") for p in call.detail.split())
     if word in ("give", "return"):
-        return f"{word} {format_cards(call.cards, symbols=True)}"
+        return f"{word} {cards_text(lang, call.cards)}"
     return dk(lang, f"word_{word}")
 
 
@@ -118,7 +117,7 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
             lines.append("  " + dk(lang, "sits_out", who=label(seat)))
             continue
         shown = sort_hand(hand)
-        lines.append(f"  {label(seat):>12}: {format_cards(shown, symbols=True)}")
+        lines.append(f"  {label(seat):>12}: {cards_text(lang, shown)}")
     spoken = [(seat, call) for seat, call in deal.declarations if call.word != "pass"]
     for seat, call in spoken:
         lines.append("  " + dk(lang, "declares", who=label(seat), what=call_text(call, lang)))
@@ -158,7 +157,8 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
         )
     for i, trick in enumerate(deal.tricks, start=1):
         plays = ", ".join(
-            f"{label(s)} {c.symbol}" for s, c in zip(trick.seats, trick.cards, strict=True)
+            f"{label(s)} {card_text(lang, c)}"
+            for s, c in zip(trick.seats, trick.cards, strict=True)
         )
         assert trick.winner is not None
         lines.append(f"  {t(lang, 'trick_n', number=i)}: {plays} → {label(trick.winner)}")
