@@ -34,6 +34,11 @@ export function rankLetter(rank) {
   return /^[JQKA]$/.test(rank) ? t(`card.rank.${rank}`) : rank;
 }
 
+/** The rank as SVG text (the catalog's letter, escaped). */
+function rankText(rank) {
+  return escapeXML(rankLetter(rank));
+}
+
 /** The card as text with its suit symbol: "Q♣" ("D♣" in German), "10♥". */
 export function cardLabel(code) {
   const c = parseCard(code);
@@ -66,7 +71,7 @@ export function cardSVG(code, title = "") {
   } else {
     middle =
       `<rect x="24" y="24" width="52" height="92" rx="6" fill="none" stroke="${colour}" stroke-width="1.5" opacity="0.6"/>` +
-      `<text x="50" y="62" font-size="40" font-weight="700" font-family="Georgia, serif" text-anchor="middle" dominant-baseline="central">${rankLetter(c.rank)}</text>` +
+      `<text x="50" y="62" font-size="40" font-weight="700" font-family="Georgia, serif" text-anchor="middle" dominant-baseline="central">${rankText(c.rank)}</text>` +
       `<text x="50" y="96" font-size="26" text-anchor="middle" dominant-baseline="central">${c.symbol}</text>`;
   }
   const label = title ? `<title>${escapeXML(title)}</title>` : "";
@@ -75,8 +80,8 @@ export function cardSVG(code, title = "") {
     label +
     `<rect x="1" y="1" width="98" height="138" rx="8" fill="#fffdf8" stroke="#9a948a" stroke-width="1.5"/>` +
     `<g fill="${colour}" font-family="system-ui, sans-serif">` +
-    corner(rankLetter(c.rank), c.symbol) +
-    `<g transform="rotate(180 50 70)">${corner(rankLetter(c.rank), c.symbol)}</g>` +
+    corner(rankText(c.rank), c.symbol) +
+    `<g transform="rotate(180 50 70)">${corner(rankText(c.rank), c.symbol)}</g>` +
     middle +
     `</g></svg>`
   );
