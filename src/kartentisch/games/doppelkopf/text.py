@@ -180,23 +180,8 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
                 )
     score = deal.score
     if score is not None:
-        re = deal.re_party or frozenset()
-        lines.append(
-            "  "
-            + dk(
-                lang,
-                "parties",
-                re=", ".join(label(s) for s in sorted(re)),
-                kontra=", ".join(label(s) for s in deal.playing if s not in re),
-            )
-        )
-        lines.append("  " + dk(lang, "augen", re=score.augen["re"], kontra=score.augen["kontra"]))
+        # the parties, the Augen, who won and why, and what each seat gets
         lines.append("  " + dk(lang, "winner", party=dk(lang, f"party_{score.winner}")))
-        if deal.offenders:
-            lines.append(
-                "  "
-                + dk(lang, "offenders", who=", ".join(label(s) for s in sorted(deal.offenders)))
-            )
         for line in render_lines(lang, explain_game(deal.facts(), score), names):
             lines.append(f"    {line}")
         pts = ", ".join(f"{label(s)} {p}" for s, p in enumerate(deal.points()))
