@@ -1,226 +1,280 @@
-"""Interface texts in German, English and Russian.
+"""Every text a person sees, in German, English and Russian: one gettext catalog.
 
-Messages are looked up by a stable key and formatted with named fields.
+The catalogs are ``web/locale/<lang>/LC_MESSAGES/kartentisch_web.po``, read
+with Babel and compiled in memory (no build step, no compiled files). The
+terminal, the server and the page read the same catalog: the page receives a
+language's whole catalog as JSON (``/api/i18n/<lang>``), the terminal and the
+server look keys up here. Keys are stable and namespaced: ``term.*`` the
+terminal, ``rule.*`` the refusals by the engines' rule codes, ``dk.*`` the
+Doppelkopf words, ``explain.*`` the explanations of a deal's value, ``rt.*``
+the slap games, ``an.*`` the analysis, ``ui.*``/``lobby.*``… the page.
+
+A text counted by ``n`` may have plural forms: the keys ``KEY.one``,
+``KEY.few`` and ``KEY.many`` (Russian uses all three; German and English
+one and many); :func:`translate` and the page's ``t()`` pick the form by
+``n`` when ``KEY`` itself is missing.
+
 Refusals from the engines (:class:`~kartentisch.errors.IllegalActionError`)
 are rendered from their rule code, so every interface explains a refused
 action in the player's language.
 
->>> t("en", "must_follow_suit", suit="♣")
+>>> t("en", "rule.must_follow_suit", suit="♣")
 'you must follow ♣'
 >>> t("de", "must_follow_suit", suit="♣")
 'du musst ♣ bedienen'
+>>> [translate("ru", "explain.points_n", n=n) for n in (1, 3, 11, 21)]
+['1 очко', '3 очка', '11 очков', '21 очко']
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+import contextlib
+import functools
+import io
+from collections.abc import Iterable, Mapping
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any, Final
+
+from babel.messages.pofile import read_po
 
 from kartentisch.errors import IllegalActionError
 
-__all__ = ["LANGUAGES", "Catalog", "describe_refusal", "lookup", "t"]
+if TYPE_CHECKING:
+    from kartentisch.records import ReplayError
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "DOMAIN",
+    "LANGUAGES",
+    "card_input",
+    "card_text",
+    "cards_text",
+    "catalog",
+    "describe_refusal",
+    "describe_replay_error",
+    "has",
+    "lookup",
+    "plural_form",
+    "t",
+    "translate",
+]
 
 LANGUAGES: Final = ("de", "en", "ru")
-
-#: Messages by key, each in the languages it is written in (English always).
-Catalog = Mapping[str, Mapping[str, str]]
-
-_CATALOG: Final[dict[str, dict[str, str]]] = {
-    # refusals, by rule code
-    "must_follow_suit": {
-        "en": "you must follow {suit}",
-        "de": "du musst {suit} bedienen",
-        "ru": "нужно ходить в масть {suit}",
-    },
-    "not_your_turn": {
-        "en": "it is not your turn",
-        "de": "du bist nicht an der Reihe",
-        "ru": "сейчас не ваш ход",
-    },
-    "not_in_hand": {
-        "en": "{card} is not in your hand",
-        "de": "{card} hast du nicht auf der Hand",
-        "ru": "карты {card} нет у вас на руке",
-    },
-    "malformed_call": {
-        "en": "this is not a Doppelkopf action as the notation writes it",
-        "de": "das ist keine Doppelkopf-Ansage, wie die Notation sie schreibt",
-        "ru": "это не действие доппелькопфа в принятой записи",
-    },
-    "deal_over": {
-        "en": "the deal is over",
-        "de": "das Spiel ist vorbei",
-        "ru": "сдача окончена",
-    },
-    "bad_notation": {
-        "en": "cannot read {text!r}: write rank then suit, e.g. QC, 10H, A♠ (T = 10)",
-        "de": "{text!r} ist keine Karte: erst Wert, dann Farbe, z. B. QC, 10H, A♠ (T = 10)",
-        "ru": "не понимаю {text!r}: сначала ранг, потом масть, например QC, 10H, A♠ (T = 10)",
-    },
-    # table
-    "you": {"en": "You", "de": "Du", "ru": "Вы"},
-    "player_default": {"en": "Player", "de": "Spieler", "ru": "Игрок"},
-    "deal_header": {
-        "en": "Deal {number} — {dealer} deals, {leader} leads",
-        "de": "Spiel {number} — {dealer} gibt, {leader} spielt aus",
-        "ru": "Сдача {number} — сдаёт {dealer}, ходит {leader}",
-    },
-    "your_hand": {"en": "Your hand", "de": "Deine Hand", "ru": "Ваши карты"},
-    "playable": {"en": "playable", "de": "spielbar", "ru": "можно сыграть"},
-    "trick_n": {"en": "Trick {number}", "de": "Stich {number}", "ru": "Взятка {number}"},
-    "plays": {"en": "{who} plays {card}", "de": "{who} spielt {card}", "ru": "{who}: {card}"},
-    "wins_trick": {
-        "en": "{who} wins trick {number}: {cards}",
-        "de": "{who} bekommt Stich {number}: {cards}",
-        "ru": "{who} берёт взятку {number}: {cards}",
-    },
-    "prompt_card": {
-        "en": "Your card (h for help): ",
-        "de": "Deine Karte (h für Hilfe): ",
-        "ru": "Ваша карта (h — помощь): ",
-    },
-    "help": {
-        "en": "Type a card as rank and suit: QC, 10H (or TH), A♠, 7d. "
-        "'hand' shows the table again, 'q' quits (the record is saved with --save).",
-        "de": "Gib eine Karte als Wert und Farbe ein: QC, 10H (oder TH), A♠, 7d "
-        "(C = Kreuz, S = Pik, H = Herz, D = Karo). 'hand' zeigt den Tisch, 'q' beendet.",
-        "ru": "Введите карту: ранг и масть — QC, 10H (или TH), A♠, 7d "
-        "(C — трефы, S — пики, H — червы, D — бубны). 'hand' — показать стол, 'q' — выход.",
-    },
-    "refused": {
-        "en": "Not allowed: {reason}.",
-        "de": "Nicht erlaubt: {reason}.",
-        "ru": "Нельзя: {reason}.",
-    },
-    "penalty_first_trick": {
-        "en": "{who} pays {chips} for the first trick",
-        "de": "{who} zahlt {chips} für den ersten Stich",
-        "ru": "{who}: ремиз {chips} за первую взятку",
-    },
-    "penalty_queen_of_clubs": {
-        "en": "{who} pays {chips} for the queen of clubs",
-        "de": "{who} zahlt {chips} für die Kreuz-Dame",
-        "ru": "{who}: ремиз {chips} за даму треф",
-    },
-    "penalty_last_trick": {
-        "en": "{who} pays {chips} for the last trick",
-        "de": "{who} zahlt {chips} für den letzten Stich",
-        "ru": "{who}: ремиз {chips} за последнюю взятку",
-    },
-    "penalty_all_three": {
-        "en": "{who} took all three and pays {chips} extra",
-        "de": "{who} hat alle drei und zahlt {chips} extra",
-        "ru": "{who} взял все три и платит ещё {chips}",
-    },
-    "penalty_revoke": {
-        "en": "{who} pays {chips} for a revoke",
-        "de": "{who} zahlt {chips} fürs Nichtbedienen",
-        "ru": "{who}: ремиз {chips} за неснос масти",
-    },
-    "deal_result": {
-        "en": "Deal {number} over. Penalties this deal:",
-        "de": "Spiel {number} vorbei. Strafpunkte dieses Spiels:",
-        "ru": "Сдача {number} окончена. Ремизы за сдачу:",
-    },
-    "standings": {"en": "Standings", "de": "Stand", "ru": "Счёт"},
-    "player": {"en": "Player", "de": "Spieler", "ru": "Игрок"},
-    "this_deal": {"en": "This deal", "de": "Dieses Spiel", "ru": "Сдача"},
-    "penalties": {"en": "Penalties", "de": "Strafpunkte", "ru": "Ремизы"},
-    "chips": {"en": "Chips", "de": "Chips", "ru": "Фишки"},
-    "settlement": {"en": "Settlement", "de": "Abrechnung", "ru": "Расчёт"},
-    "next_deal": {
-        "en": "Enter for the next deal, q to quit: ",
-        "de": "Enter für das nächste Spiel, q zum Beenden: ",
-        "ru": "Enter — следующая сдача, q — выход: ",
-    },
-    "match_lost": {
-        "en": "{who} reached {target} and loses the match.",
-        "de": "{who} hat {target} erreicht und verliert die Partie.",
-        "ru": "{who} набрал {target} и проигрывает партию.",
-    },
-    "match_won": {
-        "en": "Fewest penalties: {who} win(s) the match.",
-        "de": "Die wenigsten Strafpunkte: {who} gewinnt.",
-        "ru": "Меньше всех ремизов: {who} — выигрыш.",
-    },
-    "saved": {
-        "en": "Record saved to {path}",
-        "de": "Protokoll gespeichert: {path}",
-        "ru": "Запись сохранена: {path}",
-    },
-    "bye": {"en": "Goodbye.", "de": "Tschüss.", "ru": "До свидания."},
-    "cut_prompt": {
-        "en": "Cut the deck: how many cards to lift (1-{max}, Enter for none)? ",
-        "de": "Abheben: wie viele Karten (1-{max}, Enter für keine)? ",
-        "ru": "Снимите колоду: сколько карт (1-{max}, Enter — не снимать)? ",
-    },
-    "draw": {
-        "en": "Drawing for the lead: {cards}. {who} leads.",
-        "de": "Ziehen um das Ausspiel: {cards}. {who} spielt aus.",
-        "ru": "Тянем карты: {cards}. Первым ходит {who}.",
-    },
-    "team": {"en": "Side", "de": "Partei", "ru": "Команда"},
-    "hint": {
-        "en": "Hint: {card} — {reason}",
-        "de": "Tipp: {card} — {reason}",
-        "ru": "Подсказка: {card} — {reason}",
-    },
-    "hint_reason": {
-        "en": "expected penalty {value} (next best {other}: {other_value})",
-        "de": "erwartete Strafe {value} (nächstbeste {other}: {other_value})",
-        "ru": "ожидаемый ремиз {value} (следующая {other}: {other_value})",
-    },
-    "hint_forced": {
-        "en": "the only card you may play",
-        "de": "die einzige spielbare Karte",
-        "ru": "единственная возможная карта",
-    },
-    "hint_points": {
-        "en": "expected {value} points (next best {other}: {other_value})",
-        "de": "erwartet {value} Punkte (nächstbeste {other}: {other_value})",
-        "ru": "ожидается {value} очков (следующая {other}: {other_value})",
-    },
-    "hint_not_searched": {
-        "en": "by table wisdom, not searched",
-        "de": "nach Faustregel, nicht durchgerechnet",
-        "ru": "по эвристике, без перебора",
-    },
-    "hint_early": {
-        "en": "by table wisdom; the search starts {n} tricks before the end",
-        "de": "nach Faustregel; durchgerechnet wird ab {n} Stichen vor Schluss",
-        "ru": "по эвристике; перебор начинается за {n} взяток до конца",
-    },
-}
+DOMAIN: Final = "kartentisch_web"
+DEFAULT_LANGUAGE: Final = "en"
+#: Plural form suffixes, in the order the catalogs use them.
+PLURAL_FORMS: Final = ("one", "few", "many")
 
 
-def lookup(catalog: Catalog, lang: str, key: str, fields: Mapping[str, Any]) -> str:
-    """The message ``key`` of ``catalog`` in ``lang`` (English if missing), formatted with
-    ``fields``; every catalog of the package is read through this."""
-    entry = catalog.get(key)
-    if entry is None:
-        raise KeyError(f"no message {key!r}")
-    text = entry.get(lang) or entry["en"]
-    return text.format(**fields) if fields else text
+def _po_bytes(lang: str) -> bytes:
+    resource = files("kartentisch").joinpath("web", "locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    return resource.read_bytes()
+
+
+@functools.cache
+def _own(lang: str) -> dict[str, str]:
+    po = read_po(io.BytesIO(_po_bytes(lang)), locale=lang, domain=DOMAIN)
+    out: dict[str, str] = {}
+    for message in po:
+        if message.id and isinstance(message.id, str) and message.string:
+            out[message.id] = str(message.string)
+    return out
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, str]:
+    """Every message of ``lang`` as {key: text}, English where a translation is missing."""
+    if lang not in LANGUAGES:
+        lang = DEFAULT_LANGUAGE
+    out: dict[str, str] = {}
+    if lang != DEFAULT_LANGUAGE:
+        out.update(catalog(DEFAULT_LANGUAGE))
+    out.update(_own(lang))
+    return out
+
+
+def own_catalog(lang: str) -> dict[str, str]:
+    """The messages written in ``lang`` itself (no English filled in)."""
+    return dict(_own(lang if lang in LANGUAGES else DEFAULT_LANGUAGE))
+
+
+def plural_form(lang: str, n: int) -> str:
+    """``one``, ``few`` or ``many``: the plural form of ``n`` in ``lang``.
+
+    >>> [plural_form("ru", n) for n in (1, 2, 5, 11, 22, 111)]
+    ['one', 'few', 'many', 'many', 'few', 'many']
+    >>> plural_form("de", 1), plural_form("en", 0)
+    ('one', 'many')
+    """
+    n = abs(n)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "many"
+
+
+def _text(lang: str, key: str, fields: Mapping[str, Any]) -> str | None:
+    messages = catalog(lang)
+    text = messages.get(key)
+    if text is None and "n" in fields and isinstance(fields["n"], int):
+        form = plural_form(lang, fields["n"])
+        text = messages.get(f"{key}.{form}") or messages.get(f"{key}.many")
+    return text
+
+
+def has(lang: str, key: str) -> bool:
+    """Whether the catalog has ``key`` (or its plural forms)."""
+    messages = catalog(lang)
+    return key in messages or f"{key}.one" in messages
+
+
+def translate(lang: str, key: str, /, **fields: Any) -> str:
+    """The message ``key`` in ``lang``, its ``{name}`` fields filled in (the key if unknown)."""
+    text = _text(lang, key, fields)
+    if text is None:
+        return key
+    if fields:
+        try:
+            return text.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text
+
+
+#: Where :func:`t` looks for a key written without its namespace.
+_SHORT: Final = ("term.", "rule.")
 
 
 def t(lang: str, key: str, **fields: Any) -> str:
-    """The message ``key`` in ``lang`` (English if missing), formatted with ``fields``."""
-    return lookup(_CATALOG, lang, key, fields)
+    """The message ``key`` in ``lang``; raises KeyError for a key the catalog lacks.
+
+    The terminal's keys may be written without their namespace: ``your_hand``
+    is ``term.your_hand``, ``must_follow_suit`` is ``rule.must_follow_suit``.
+    """
+    text = _text(lang, key, fields)
+    if text is None and "." not in key:
+        for prefix in _SHORT:
+            text = _text(lang, prefix + key, fields)
+            if text is not None:
+                break
+    if text is None:
+        raise KeyError(f"no message {key!r}")
+    return text.format(**fields) if fields else text
+
+
+def lookup(prefix: str, lang: str, key: str, fields: Mapping[str, Any]) -> str:
+    """The message ``prefix + key`` in ``lang``, formatted with ``fields``; the
+    terminal's texts of each part of the package are read through this."""
+    return t(lang, prefix + key, **fields)
 
 
 def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:
-    """A refused action's reason in ``lang``, from its rule code when known."""
+    """A refused action's reason in ``lang``, from its rule code (``rule.<code>``)."""
     from kartentisch.tricks import suit_label
 
-    if error.rule in _CATALOG:
-        fields = dict(error.params)
+    key = f"rule.{error.rule}"
+    if has(lang, key):
+        fields: dict[str, Any] = dict(error.params)
         if "suit" in fields:
-            fields["suit"] = suit_label(int(fields["suit"]))
+            with contextlib.suppress(TypeError, ValueError):
+                fields["suit"] = suit_label(int(fields["suit"]))
         if error.action is not None:
             action = error.action
             fields.setdefault("card", getattr(action, "symbol", str(action)))
         try:
-            return t(lang, error.rule, **fields)
-        except (KeyError, IndexError):
+            return t(lang, key, **fields)
+        except (KeyError, IndexError, ValueError):
             pass
     return error.message
+
+
+def card_text(lang: str, card: object) -> str:
+    """A card as ``lang`` writes it (its rank letter and suit symbol: ``QC`` is ``D♣``
+    in German, ``Д♣`` in Russian); text that is no card is returned as it is.
+
+    >>> asked = [("de", "QC"), ("ru", "AH"), ("en", "10D"), ("de", "pass")]
+    >>> [card_text(lang, text) for lang, text in asked]
+    ['D♣', 'Т♥', '10♦', 'pass']
+    """
+    from kartentisch.cards import Card
+    from kartentisch.errors import NotationError
+
+    if not isinstance(card, Card):
+        try:
+            card = Card(str(card))
+        except (NotationError, ValueError, TypeError):
+            return str(card)
+    symbol = card.symbol
+    rank, suit = symbol[:-1], symbol[-1]
+    if rank in _COURT:
+        rank = translate(lang, f"card.rank.{rank}")
+    return rank + suit
+
+
+def cards_text(lang: str, cards: Iterable[object]) -> str:
+    """Cards as ``lang`` writes them, separated by spaces."""
+    return " ".join(card_text(lang, c) for c in cards)
+
+
+#: The court cards' and the ace's letters of the notation.
+_COURT: Final = ("J", "Q", "K", "A")
+
+
+def card_input(lang: str, text: str) -> str:
+    """What a player typed, with a card written in ``lang``'s letters turned into the
+    notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
+    Russian); everything else as it is. The notation's own letters are always read.
+
+    >>> asked = [("de", "DC"), ("de", "bh"), ("ru", "Т♥"), ("de", "KD"), ("de", "pass")]
+
+    >>> [card_input(lang, text) for lang, text in asked]
+    ['QC', 'JH', 'A♥', 'KD', 'pass']
+    """
+    stripped = text.strip()
+    if len(stripped) < 2:
+        return text
+    letters = {translate(lang, f"card.rank.{r}").upper(): r for r in _COURT}
+    rank = letters.get(stripped[0].upper())
+    if rank is None or rank == stripped[0].upper():
+        return text
+    rest = stripped[1:]
+    if rest.upper() in ("C", "S", "H", "D"):
+        return rank + rest.upper()
+    if rest in ("♣", "♠", "♥", "♦"):
+        return rank + rest
+    return text
+
+
+def describe_replay_error(error: ReplayError, lang: str) -> str:
+    """A refused action of a record in ``lang``: the deal, the action's number, the seat,
+        the action (a card in the language's letters) and the rule's reason.
+
+        >>> from kartentisch.errors import IllegalActionError
+
+    if TYPE_CHECKING:
+        from kartentisch.records import ReplayError
+        >>> refusal = IllegalActionError("must_follow_suit", "must follow ♥", suit=2)
+        >>> from kartentisch.records import ReplayError
+        >>> error = ReplayError(refusal, position=5, seat=0, action="9D", deal=2, seat_name="Ann")
+        >>> describe_replay_error(error, "de")
+        'Spiel 2, Zug 5: Ann (Platz 1) spielt 9♦ — du musst ♥ bedienen'
+    """
+    where = translate(lang, "replay.refused_deal", deal=error.deal) if error.deal else ""
+    if error.seat is None:
+        who = ""
+    elif error.seat_name:
+        who = translate(lang, "replay.refused_seat", name=error.seat_name, n=error.seat + 1)
+    else:
+        who = translate(lang, "lobby.seat_n", n=error.seat + 1)
+    return translate(
+        lang,
+        "replay.refused",
+        where=where,
+        position=error.position,
+        who=who,
+        action=card_text(lang, error.action),
+        reason=describe_refusal(error.error, lang),
+    )

@@ -85,6 +85,7 @@ class ReplayError(KartentischError):
         self.seat = seat
         self.action = action
         self.deal = deal
+        self.seat_name = seat_name
 
 
 def loads_record(text: str) -> dict[str, Any]:

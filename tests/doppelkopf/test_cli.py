@@ -164,6 +164,9 @@ def test_refusals_in_three_languages() -> None:
     from kartentisch.games.doppelkopf.text import refusal_text
 
     error = IllegalActionError("wrong_party", "seat 1 plays Kontra and cannot say Re")
-    assert refusal_text(error, "en") == "seat 1 plays Kontra and cannot say Re"
+    # the catalog's words (rule.wrong_party), not the engine's English message
+    assert refusal_text(error, "en") == "that is the other party's announcement"
+    unknown = IllegalActionError("no_such_rule_code", "the engine's own words")
+    assert refusal_text(unknown, "de") == "the engine's own words"
     assert "Partei" in refusal_text(error, "de")
     assert "партии" in refusal_text(error, "ru")

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import httpx
 
+from kartentisch.explain import render_lines
+
 from .conftest import PageErrors, ServerProcess, shot
 from .pages import catalog, fill, hand, play_one, public_view
 
@@ -68,11 +70,12 @@ def test_a_whole_deal_from_the_lobby_by_clicking_cards(server: ServerProcess, pa
     names = [n + (f" ({en['ui.you']})" if i == 0 else "") for i, n in enumerate(view["names"])]
     modal = page.locator(".modal")
     assert modal.locator("h2").inner_text() == fill(en["ui.deal_over"], n=1)
-    expected = [
-        fill(en[f"reason.{p['reason']}"], name=names[p["seat"]], chips=p["chips"], trick=p["trick"])
-        for p in deal["penalties"]
+    # every penalty with its trick or card, then each seat's sum (the deal's explanation)
+    expected = render_lines("en", deal["explain"], names)
+    assert [line["key"] for line in deal["explain"][: len(deal["penalties"])]] == [
+        f"explain.sh.{p['reason']}" for p in deal["penalties"]
     ]
-    assert modal.locator("ul.penalties li").all_inner_texts() == expected
+    assert modal.locator("ul.explain li").all_inner_texts() == expected
     assert sum(deal["points"]) == sum(p["chips"] for p in deal["penalties"]) >= 3
     row = [str(p) if p else "·" for p in deal["points"]]
     assert modal.locator(".score-sheet tbody tr").first.locator("td").all_inner_texts() == [

@@ -229,3 +229,136 @@ def test_a_single_deals_record_is_shown_as_one_deal(server: ServerProcess, page:
     assert rows.first.locator("td").all_inner_texts()[1:] == [
         str(p) if p else "·" for p in summary["points"]
     ]
+
+
+#: English words of a Doppelkopf game's scoring that a German page must not show.
+ENGLISH_SCORING = (
+    "wins", "needs", "Extra points", "seat", "seats", "losers", "Value", "Base", "Stages",
+    "announced", "each", "soloist", "must", "action", "trick", "fuchs_gefangen",
+    "rot_geht_rum", "Score sheet", "Points", "Deal",
+)  # fmt: skip
+
+
+def _doppelkopf_record(seed: int) -> dict[str, Any]:
+    """A session of three deals played by a seeded random hand (mostly plain games)."""
+    rng = random.Random(seed)
+    match = DoppelkopfMatch({}, seats=["Ann", "Ben", "Cy", "Dee"], seed=11)
+    while len(match.deals) < 3 or not match.deal.is_over:
+        if match.deal.is_over:
+            match.start_deal()
+            continue
+        legal = match.legal_actions()
+        plain = [a for a in legal if str(a) == "pass"]
+        match.apply(plain[0] if plain and rng.random() < 0.8 else rng.choice(legal))
+    return match.to_record()
+
+
+def _english_in(text: str) -> list[str]:
+    import re
+
+    return [w for w in ENGLISH_SCORING if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+
+
+def test_a_doppelkopf_record_in_german(server: ServerProcess, page: Page, tmp_path: Path) -> None:
+    from kartentisch.explain import render_lines
+
+    record = _doppelkopf_record(5)
+    path = tmp_path / "doppelkopf.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    summary = cli_summary(path)
+    de = catalog(server, "de")
+    page.goto(f"{server.url}/replay?lang=de")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".replay-trick figure")
+    number, deal = next((i, d) for i, d in enumerate(summary["deals"], 1) if d["tricks"])
+    assert page.locator(".replay-deal").inner_text().startswith(fill(de["ui.deal_n"], n=number))
+    # How the value came about, line by line, in German: the same lines as the terminal's.
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    shown = page.locator(".replay-explain li").all_inner_texts()
+    assert shown == render_lines("de", deal["explain"], names)
+    assert any(line.startswith(("Wert:", "Re je", "Ann", "Ben", "Cy", "Dee")) for line in shown)
+    # The cards' corners in German letters: a queen is a D, a jack a B.
+    corners = page.eval_on_selector_all(
+        ".replay-trick svg.card", "els => els.map(e => e.querySelector('text').textContent)"
+    )
+    assert corners and not {"Q", "J"} & set(corners)
+    # Nowhere English: the score sheet, the explanation, the whole game as text.
+    page.locator(".replay-log summary").click()
+    text = page.locator(".replay").inner_text()
+    assert not _english_in(text), _english_in(text)
+    assert "Punkteblock" in text
+    shot(page, "replay-doppelkopf-de")
+
+
+def test_a_refused_doppelkopf_record_in_german(
+    server: ServerProcess, page: Page, page_errors: PageErrors, tmp_path: Path
+) -> None:
+    from kartentisch.web.replay import BadRecord, replay_record
+
+    page_errors.allowed.append("status of 400")
+    record = _doppelkopf_record(5)
+    # Two cards of the first deal played in the other order: the rules refuse one of them.
+    for i in range(len(record["deals"][0]["actions"]) - 1):
+        tampered = copy.deepcopy(record)
+        actions = tampered["deals"][0]["actions"]
+        if len(actions[i]) > 3 or len(actions[i + 1]) > 3 or actions[i] == actions[i + 1]:
+            continue  # words, not cards
+        actions[i], actions[i + 1] = actions[i + 1], actions[i]
+        try:
+            replay_record(tampered, "de")
+        except BadRecord as exc:
+            reason = str(exc)
+            break
+    else:
+        raise AssertionError("no swap of two cards is refused")
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(tampered), encoding="utf-8")
+    de = catalog(server, "de")
+    page.goto(f"{server.url}/replay?lang=de")
+    page.set_input_files("#record-file", str(path))
+    error = page.locator(".replay-error")
+    error.wait_for()
+    text = error.inner_text()
+    assert text == fill(de["error.bad_record"], detail=reason)
+    assert text.startswith(fill(de["error.bad_record"], detail="Spiel 1, Zug"))
+    assert "(Platz " in text and " — " in text
+    assert not _english_in(text), _english_in(text)
+    shot(page, "replay-refused-de")
+
+
+def test_a_thrown_in_deal_has_its_tab(server: ServerProcess, page: Page, tmp_path: Path) -> None:
+    from tests.doppelkopf.helpers import hands_with
+
+    match = DoppelkopfMatch(
+        {"kings_redeal": 5}, seats=["Ann", "Ben", "Cy", "Dee"], seed=3, start=False
+    )
+    deal = match.start_deal(hands_with({0: "KC KC KS KS KH"}))
+    while not deal.is_over:
+        legal = match.legal_actions()
+        redeal = [a for a in legal if str(a) == "redeal"]
+        match.apply(redeal[0] if redeal else next(a for a in legal if str(a) == "pass"))
+    assert deal.outcome == "redeal"
+    deal = match.start_deal()
+    while not deal.is_over:
+        legal = match.legal_actions()
+        plain = [a for a in legal if str(a) == "pass"]
+        match.apply(plain[0] if plain else legal[0])
+    path = tmp_path / "thrown-in.json"
+    path.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    de = catalog(server, "de")
+    page.goto(f"{server.url}/replay?lang=de")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector(".replay-deals")
+    # the score sheet says what happened to deal 1; it has its own tab
+    row = page.locator(".replay-points tr.replay-redeal")
+    assert row.locator("td").all_inner_texts() == ["1", de["explain.thrown_in"]]
+    tab = page.locator(".replay-deals button").first
+    assert tab.inner_text() == fill(de["explain.redeal_tab"], n=1)
+    tab.click()
+    page.wait_for_selector(".replay-explain li")
+    assert page.locator(".replay-explain li").all_inner_texts() == [
+        fill(de["explain.redeal.kings"], who="Ann"),
+        de["explain.redeal.no_points"],
+    ]
+    assert page.locator(".replay-trick").count() == 0
+    shot(page, "replay-thrown-in-de")

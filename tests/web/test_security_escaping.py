@@ -82,8 +82,11 @@ def test_card_svg_escapes_its_text() -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_card_svg_escapes_hostile_text_when_run(tmp_path: Path) -> None:
-    module = tmp_path / "cards.mjs"
+    module = tmp_path / "cards.js"
     module.write_text((STATIC / "cards.js").read_text("utf-8"), encoding="utf-8")
+    # cards.js takes the court cards' letters from the page's catalog (i18n.js)
+    (tmp_path / "i18n.js").write_text((STATIC / "i18n.js").read_text("utf-8"), encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     script = (
         f"import {{ cardSVG, backSVG }} from {json.dumps(module.as_uri())};"
         f"const names = {json.dumps(XSS_NAMES)};"

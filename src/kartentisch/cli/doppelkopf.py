@@ -13,6 +13,7 @@ from kartentisch.cards import Card
 from kartentisch.cli.tableplay import TableGame, add_seat_arguments, card_text, start_game
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError
+from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.events import (
@@ -31,43 +32,14 @@ from kartentisch.games.doppelkopf.events import (
     Redeal,
     TrickWon,
 )
+from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers, Question
-from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text
-from kartentisch.i18n import t
+from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
+from kartentisch.i18n import card_input, t
 
 __all__ = ["add_play_arguments", "play"]
-
-_PROMPT = {
-    "en": "Your action (card, word, h for help): ",
-    "de": "Deine Aktion (Karte, Wort, h für Hilfe): ",
-    "ru": "Ваш ход (карта, слово, h — помощь): ",
-}
-_HELP = {
-    "en": "Cards: QC, 10H, A♠. Words: pass (gesund), scharfe, solo queens [ouvert], "
-    "hochzeit [first_trick|first_trump|first_nontrump], armut, vorbehalt, accept, refuse, "
-    "give C C C, return C C C, redeal, re, kontra, no90, no60, no30, schwarz, take_back. "
-    "'hand' shows the table, 'sheet' the score sheet, 'q' quits.",
-    "de": "Karten: QC, 10H, A♠ (Q = Dame, J = Bube). Wörter: gesund, scharfe, solo damen "
-    "[ouvert], hochzeit [fremd|trumpf|fehl], armut, vorbehalt, annehmen, ablehnen, "
-    "gib C C C, zurück C C C, einmischen, re, kontra, keine90, keine60, keine30, schwarz, "
-    "zurücknehmen. 'hand' zeigt den Tisch, 'sheet' die Liste, 'q' beendet.",
-    "ru": "Карты: QC, 10H, A♠. Слова: pass, scharfe, solo queens [ouvert], hochzeit, armut, "
-    "vorbehalt, accept, refuse, give C C C, return C C C, redeal, re, kontra, no90, no60, "
-    "no30, schwarz, take_back. 'hand' — стол, 'sheet' — запись, 'q' — выход.",
-}
-_LEGAL = {"en": "You may", "de": "Möglich", "ru": "Можно"}
-_NEXT = {
-    "en": "Enter for the next game, q to quit: ",
-    "de": "Enter für das nächste Spiel, q zum Beenden: ",
-    "ru": "Enter — следующая игра, q — выход: ",
-}
-_KULANZ = {
-    "en": "That card does not follow suit. Take it back (Kulanz)? [y/N] ",
-    "de": "Die Karte bedient nicht. Zurücknehmen (Kulanz)? [j/N] ",
-    "ru": "Карта не в масть. Взять назад? [y/N] ",
-}
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,6 +55,16 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help="accept revokes and wrong announcements (punished at the end; Kulanz)",
     )
     add_seat_arguments(parser, "doppelkopf")
+
+
+def _choice(call: Call, lang: str) -> str:
+    """A possible declaration as the list shows it: what to type, named in the language
+    when the language has no words of its own to type (Russian: ``козырное соло (solo trump)``)."""
+    typed = typed_call(call, lang)
+    name = call_text(call, lang)
+    if name.lower() == typed.lower() or typed != str(call) or lang == "en":
+        return typed
+    return f"{name} ({typed})"
 
 
 class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
@@ -107,7 +89,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             if deal.outcome == "redeal":
                 continue  # the same dealer deals again at once
             self._show_sheet()
-            if self._stop_here(_NEXT[self.lang]):
+            if self._stop_here(t(self.lang, "term.dk.next")):
                 return 0
 
     def _start_deal(self) -> DoppelkopfDeal:
@@ -236,16 +218,20 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         kind = game_name(obs.game_type, self.lang, ouvert=obs.ouvert)
         self.say(dk(self.lang, "game_is", game=kind))
         if obs.open_hand and obs.soloist is not None and obs.soloist != self.human:
-            cards = " ".join(card_text(c) for c in obs.open_hand)
+            cards = " ".join(card_text(c, self.lang) for c in obs.open_hand)
             self.say(f"{self.names[obs.soloist]} (ouvert): {cards}")
         legal = {a for a in obs.legal_actions if isinstance(a, Card)}
         hand = " ".join(
-            card_text(c) if c in legal or not legal else f"[dim]{c.symbol}[/]" for c in obs.hand
+            card_text(c, self.lang, dim=bool(legal) and c not in legal) for c in obs.hand
         )
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
-        said = [str(a) for a in obs.legal_actions if isinstance(a, Call)] if words else []
+        said = (
+            [_choice(a, self.lang) for a in obs.legal_actions if isinstance(a, Call)]
+            if words
+            else []
+        )
         if said:
-            self.say(f"[dim]{_LEGAL[self.lang]}: {', '.join(said)}[/]")
+            self.say(f"[dim]{t(self.lang, 'term.dk.legal')}: {', '.join(said)}[/]")
 
     def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action, str]]:
         """The strong bot's advice for the human's turn: (action, reason), an
@@ -276,7 +262,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 lang,
                 "hint_points",
                 value=f"{value:+.1f}",
-                other=card_text(other),
+                other=card_text(other, self.lang),
                 other_value=f"{other_value:+.1f}",
             )
         elif len(obs.hand) > bot.exact_tricks:
@@ -289,17 +275,17 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _hint(self, deal: DoppelkopfDeal) -> None:
         for action, reason in self.suggestions(deal):
             shown = (
-                card_text(action)
+                card_text(action, self.lang)
                 if isinstance(action, Card)
                 else escape(call_text(action, self.lang))
             )
             self.say(t(self.lang, "hint", card=shown, reason=reason))
 
     def _prompt(self) -> str:
-        return _PROMPT[self.lang]
+        return t(self.lang, "term.dk.prompt")
 
     def _help(self) -> str:
-        return escape(_HELP[self.lang])
+        return escape(t(self.lang, "term.dk.help"))
 
     def _command(self, word: str) -> bool:
         if word == "sheet":
@@ -309,21 +295,21 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
 
     def _try_action(self, deal: DoppelkopfDeal, text: str) -> list[Event] | None:
         try:
-            action = parse_action(text)
+            action = parse_action(card_input(self.lang, text))
             revoke = (
                 isinstance(action, Card)
                 and deal.options.table_mode
                 and action not in deal.following_actions()
             )
             events = self.match.apply(action, self.human)
-        except NotationError as exc:
-            self.say(escape(str(exc)))
+        except NotationError:
+            self.say(escape(t(self.lang, "term.dk.bad_input", text=text)))
             return None
         except IllegalActionError as exc:
             self.say(escape(t(self.lang, "refused", reason=refusal_text(exc, self.lang))))
             return None
         if revoke and not deal.is_over:
-            answer = self._ask(_KULANZ[self.lang]).strip().lower()
+            answer = self._ask(t(self.lang, "term.dk.kulanz")).strip().lower()
             if answer in ("y", "j", "yes", "ja", "д", "да"):
                 events.extend(self.match.apply(Call("take_back"), self.human))
         return events
@@ -386,7 +372,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 self.say(self._played(event.seat, event.card))
             elif isinstance(event, CardTakenBack | AnnouncementTakenBack):
                 what = (
-                    card_text(event.card)
+                    card_text(event.card, lang)
                     if isinstance(event, CardTakenBack)
                     else dk(lang, f"word_{event.word}")
                 )
@@ -421,7 +407,6 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _result(self, event: DealEnded) -> None:
         lang = self.lang
         names = self.names
-        re = set(event.re_party)
         deal = self.match.deal
         self.say("")
         self.say(
@@ -429,18 +414,9 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             + dk(lang, "game_is", game=game_name(event.game_type, lang, ouvert=deal.ouvert))
             + "[/]"
         )
-        self.say(
-            dk(
-                lang,
-                "parties",
-                re=", ".join(names[s] for s in sorted(re)),
-                kontra=", ".join(names[s] for s in deal.playing if s not in re),
-            )
-        )
-        self.say(dk(lang, "augen", re=event.augen["re"], kontra=event.augen["kontra"]))
         self.say("[bold]" + dk(lang, "winner", party=dk(lang, "party_" + event.winner)) + "[/]")
         if deal.score is not None:
-            for line in deal.score.lines:
+            for line in render_lines(lang, explain_deal(deal), names):
                 self.say(f"  [dim]{escape(line)}[/]")
 
     def _show_sheet(self) -> None:
@@ -449,7 +425,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         table.add_column("#", justify="right")
         for name in self.names:
             table.add_column(name, justify="right")
-        table.add_column("Bock", justify="right")
+        table.add_column(dk(self.lang, "bock_column"), justify="right")
         for row in sheet.rows[-12:]:
             mark = " M" if row.kind == "miese" else ""
             cells = [

@@ -16,7 +16,7 @@ from kartentisch.cli.analyze import add_analyze_parser, replay_file
 from kartentisch.cli.simulate import add_simulate_parser
 from kartentisch.errors import KartentischError
 from kartentisch.games import GAMES, get_game, rules_text
-from kartentisch.i18n import LANGUAGES
+from kartentisch.i18n import LANGUAGES, describe_replay_error, translate
 from kartentisch.records import ReplayError
 
 __all__ = ["build_parser", "main"]
@@ -31,7 +31,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         spec, replayed = replay_file(args.file)
     except ReplayError as exc:
-        return _fail(f"illegal action in {args.file}: {exc}")
+        if args.lang == "en":  # the engine's words, with the rule code
+            return _fail(f"illegal action in {args.file}: {exc}")
+        return _fail(
+            translate(
+                args.lang,
+                "term.illegal_action",
+                file=args.file,
+                reason=describe_replay_error(exc, args.lang),
+            )
+        )
     except KartentischError as exc:
         return _fail(f"cannot replay {args.file}: {exc}")
     if args.json:

@@ -35,6 +35,7 @@ from kartentisch.games.irish_snap.engine import IrishSnapGame, IrishSnapOptions
 from kartentisch.games.irish_snap.text import describe as describe_irish
 from kartentisch.games.slapjack.engine import CardTurned, SlapjackGame, SlapjackOptions
 from kartentisch.games.slapjack.text import describe as describe_slapjack
+from kartentisch.i18n import card_text
 from kartentisch.realtime.actions import ActionType, TimedAction
 from kartentisch.realtime.clock import Clock, ManualClock, MonotonicClock
 from kartentisch.realtime.texts import refusal, say
@@ -203,10 +204,10 @@ class _Planned:
     card: int = field(compare=False, default=0)
 
 
-def _card_text(card: Card) -> str:
+def _card_text(card: Card, lang: str) -> str:
     colour = "red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "default"
     style = f"bold {colour}" + (" reverse" if card.rank == Rank.JACK else "")
-    return f"[{style}]{card.symbol}[/]"
+    return f"[{style}]{card_text(lang, card)}[/]"
 
 
 class SlapTable:
@@ -261,7 +262,9 @@ class SlapTable:
             for text in describe(event, self.names, self.lang):
                 line = escape(text)
                 if isinstance(event, CardTurned | IrishCardTurned):
-                    line = line.replace(event.card.symbol, _card_text(event.card))
+                    line = line.replace(
+                        card_text(self.lang, event.card), _card_text(event.card, self.lang)
+                    )
                     if isinstance(event, IrishCardTurned) and event.match:
                         line = f"[bold yellow]{line}[/]"
                 elif event.type in ("pile_won", "pile_taken", "game_ended"):
@@ -288,7 +291,7 @@ class SlapTable:
             self.lang,
             "status",
             pile=len(game.pile),
-            top=_card_text(top) if top is not None else "-",
+            top=_card_text(top, self.lang) if top is not None else "-",
         )
         if isinstance(game, IrishSnapGame):
             line += f" · {say(self.lang, 'next_call')}: {game.next_call.name_in(self.lang)}"

@@ -21,7 +21,7 @@ from kartentisch.games.slobberhannes.deal import (
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.games.slobberhannes.text import penalty_line
-from kartentisch.i18n import describe_refusal, t
+from kartentisch.i18n import card_input, describe_refusal, t
 
 __all__ = ["add_play_arguments", "play"]
 
@@ -48,7 +48,7 @@ class TerminalGame(TableGame[SlobberhannesMatch, SlobberhannesDeal]):
         match = self.match
         if match.draw is not None:
             last = match.draw.rounds[-1]
-            cards = ", ".join(f"{self.names[s]} {c.symbol}" for s, c in last)
+            cards = ", ".join(f"{self.names[s]} {card_text(c, self.lang)}" for s, c in last)
             self.say(t(self.lang, "draw", cards=cards, who=self.names[match.draw.leader]))
         while not match.is_over:
             deal = self._start_deal()
@@ -80,7 +80,7 @@ class TerminalGame(TableGame[SlobberhannesMatch, SlobberhannesDeal]):
             lambda seat: f"{obs.penalties[seat]} ({totals[seat]})",
         )
         legal = set(obs.legal_actions)
-        hand = " ".join(card_text(c) if c in legal else f"[dim]{c.symbol}[/]" for c in obs.hand)
+        hand = " ".join(card_text(c, self.lang, dim=c not in legal) for c in obs.hand)
         self.say(f"{t(self.lang, 'your_hand')}: {hand}")
 
     def _hint(self, deal: SlobberhannesDeal) -> None:
@@ -100,10 +100,10 @@ class TerminalGame(TableGame[SlobberhannesMatch, SlobberhannesDeal]):
                 self.lang,
                 "hint_reason",
                 value=f"{value:.2f}",
-                other=card_text(other),
+                other=card_text(other, self.lang),
                 other_value=f"{other_value:.2f}",
             )
-        self.say(t(self.lang, "hint", card=card_text(best), reason=reason))
+        self.say(t(self.lang, "hint", card=card_text(best, self.lang), reason=reason))
 
     def _prompt(self) -> str:
         return t(self.lang, "prompt_card")
@@ -113,7 +113,7 @@ class TerminalGame(TableGame[SlobberhannesMatch, SlobberhannesDeal]):
 
     def _try_action(self, deal: SlobberhannesDeal, text: str) -> list[Event] | None:
         try:
-            card = Card.parse(text)
+            card = Card.parse(card_input(self.lang, text))
             return self.match.apply(card, self.human)
         except NotationError:
             self.say(escape(t(self.lang, "bad_notation", text=text)))

@@ -23,6 +23,7 @@ from rich.table import Table
 from kartentisch.bots import LEVELS, Bot, make_bot
 from kartentisch.cards import Card, Suit
 from kartentisch.engine import Event
+from kartentisch.i18n import card_text as i18n_card_text
 from kartentisch.i18n import t
 from kartentisch.records import write_record
 
@@ -55,16 +56,19 @@ def add_seat_arguments(parser: argparse.ArgumentParser, game: str) -> None:
     )
 
 
-def card_text(card: Card) -> str:
-    """A card in rich markup, the red suits in red.
+def card_text(card: Card, lang: str = "en", *, dim: bool = False) -> str:
+    """A card in rich markup in ``lang``'s letters, the red suits in red (``dim``: greyed).
 
     >>> card_text(Card.parse("QH"))
     '[bold red]Q♥[/]'
-    >>> card_text(Card.parse("10S"))
-    '[bold default]10♠[/]'
+    >>> card_text(Card.parse("10S"), "de"), card_text(Card.parse("QS"), "de", dim=True)
+    ('[bold default]10♠[/]', '[dim]D♠[/]')
     """
+    shown = i18n_card_text(lang, card)
+    if dim:
+        return f"[dim]{shown}[/]"
     colour = "red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "default"
-    return f"[bold {colour}]{card.symbol}[/]"
+    return f"[bold {colour}]{shown}[/]"
 
 
 def reader(console: Console) -> Callable[[str], str]:
@@ -290,15 +294,15 @@ class TableGame(ABC, Generic[M, D]):
         played = dict(zip(obs.trick.seats, obs.trick.cards, strict=True))
         for seat in seats:
             name = self.names[seat] + (" *" if seat == obs.trick.leader else "") + note(seat)
-            card = card_text(played[seat]) if seat in played else ""
+            card = card_text(played[seat], self.lang) if seat in played else ""
             table.add_row(name, card, score(seat))
         self.console.print(table)
 
     def _played(self, seat: int, card: Card) -> str:
-        return t(self.lang, "plays", who=self.names[seat], card=card_text(card))
+        return t(self.lang, "plays", who=self.names[seat], card=card_text(card, self.lang))
 
     def _trick_won(self, seat: int, number: int, cards: Sequence[Card]) -> str:
-        shown = " ".join(card_text(c) for c in cards)
+        shown = " ".join(card_text(c, self.lang) for c in cards)
         return t(self.lang, "wins_trick", who=self.names[seat], number=number, cards=shown)
 
     def _save(self) -> None:

@@ -1,11 +1,11 @@
-"""Texts of the web app in German, English and Russian, from gettext catalogs.
+"""Texts of the web app in German, English and Russian: the package's one catalog.
 
-The catalogs are ``locale/<lang>/LC_MESSAGES/kartentisch_web.po``, read with
-Babel and compiled in memory, so the package ships no compiled files and
-needs no build step. Message ids are stable keys (``error.stale_version``,
-``ui.your_turn`` …); the page receives a language's whole catalog as JSON.
-Refusals of the engines are rendered from their rule code by
-:func:`kartentisch.i18n.describe_refusal`, the same text the CLI prints.
+The catalogs are ``locale/<lang>/LC_MESSAGES/kartentisch_web.po``, read by
+:mod:`kartentisch.i18n` (the same catalog the terminal reads). Message ids are
+stable keys (``error.stale_version``, ``ui.your_turn`` …); the page receives a
+language's whole catalog as JSON. Refusals of the engines are rendered from
+their rule code by :func:`kartentisch.i18n.describe_refusal`, the same text the
+CLI prints.
 
 >>> translate("de", "error.stale_version", version=4)
 'Der Tisch hat sich inzwischen geändert (jetzt Stand 4): bitte noch einmal.'
@@ -15,76 +15,21 @@ Refusals of the engines are rendered from their rule code by
 
 from __future__ import annotations
 
-import functools
-import gettext
-import io
-from importlib.resources import files
-from typing import Any, Final
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from kartentisch.errors import IllegalActionError
-from kartentisch.i18n import LANGUAGES, describe_refusal
+from kartentisch.i18n import (
+    DEFAULT_LANGUAGE,
+    DOMAIN,
+    LANGUAGES,
+    catalog,
+    describe_refusal,
+    translate,
+)
 
-__all__ = ["DOMAIN", "LANGUAGES", "catalog", "negotiate", "refusal", "translate", "translations"]
-
-DOMAIN: Final = "kartentisch_web"
-DEFAULT_LANGUAGE: Final = "en"
-
-
-def _po_bytes(lang: str) -> bytes:
-    resource = files("kartentisch.web").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
-    return resource.read_bytes()
-
-
-@functools.cache
-def translations(lang: str) -> gettext.GNUTranslations:
-    """The gettext translations of ``lang`` (English fills what a catalog lacks)."""
-    if lang not in LANGUAGES:
-        lang = DEFAULT_LANGUAGE
-    po = read_po(io.BytesIO(_po_bytes(lang)), locale=lang, domain=DOMAIN)
-    buffer = io.BytesIO()
-    write_mo(buffer, po)
-    buffer.seek(0)
-    result = gettext.GNUTranslations(buffer)
-    if lang != DEFAULT_LANGUAGE:
-        result.add_fallback(translations(DEFAULT_LANGUAGE))
-    return result
-
-
-@functools.cache
-def catalog(lang: str) -> dict[str, str]:
-    """Every message of ``lang`` as {key: text}, English where a translation is missing."""
-    if lang not in LANGUAGES:
-        lang = DEFAULT_LANGUAGE
-    out: dict[str, str] = {}
-    if lang != DEFAULT_LANGUAGE:
-        out.update(catalog(DEFAULT_LANGUAGE))
-    po = read_po(io.BytesIO(_po_bytes(lang)), locale=lang, domain=DOMAIN)
-    for message in po:
-        if message.id and isinstance(message.id, str) and message.string:
-            out[message.id] = str(message.string)
-    return out
-
-
-def translate(lang: str, key: str, /, **fields: Any) -> str:
-    """The message ``key`` in ``lang``, its ``{name}`` fields filled in."""
-    text = translations(lang).gettext(key)
-    if fields:
-        try:
-            return text.format(**fields)
-        except (KeyError, IndexError, ValueError):
-            return text
-    return text
+__all__ = ["DOMAIN", "LANGUAGES", "catalog", "negotiate", "refusal", "translate"]
 
 
 def refusal(error: IllegalActionError, lang: str) -> str:
     """Why an action was refused, in ``lang``: the engine's rule code rendered."""
-    key = f"rule.{error.rule}"
-    text = translations(lang).gettext(key)
-    if text != key:
-        return translate(lang, key, **error.params)
     return describe_refusal(error, lang)
 
 

@@ -29,7 +29,8 @@ from typing import Any, Final
 
 from kartentisch.errors import KartentischError
 from kartentisch.games import get_game
-from kartentisch.records import check_record
+from kartentisch.i18n import describe_replay_error
+from kartentisch.records import ReplayError, check_record
 
 __all__ = ["MAX_RECORD_BYTES", "BadRecord", "replay_record"]
 
@@ -53,7 +54,9 @@ def replay_record(record: Any, lang: str) -> dict[str, Any]:
         game = spec.replay(checked)
         summary = spec.summarize(game)
         text = spec.render(game, lang)
-    except KartentischError as exc:  # the records' checks and the rules say what is wrong
+    except ReplayError as exc:  # an action the rules refuse: where, who, what and why
+        raise BadRecord(describe_replay_error(exc, lang)) from None
+    except KartentischError as exc:  # the records' checks say what is wrong
         raise BadRecord(str(exc)) from None
     seats = checked.get("seats")
     names = [str(n) for n in seats] if isinstance(seats, list) else []

@@ -17,6 +17,7 @@ from typing import Any, Final
 from kartentisch.errors import IllegalActionError, RecordError
 from kartentisch.games.doppelkopf.actions import parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.explain import explain_deal, explain_redeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.records import (
@@ -149,6 +150,7 @@ def deal_summary(deal: DoppelkopfDeal) -> dict[str, Any]:
     }
     if deal.outcome == "redeal":
         out["redeal_reason"] = deal.redeal_reason
+        out["explain"] = explain_deal(deal)
         return out
     facts = deal.facts() if deal.outcome == "played" else None
     out["game_type"] = facts.game_type if facts is not None else deal.game_type
@@ -192,6 +194,7 @@ def deal_summary(deal: DoppelkopfDeal) -> dict[str, Any]:
         out["bock_trigger"] = score.bock_trigger
         out["offenders"] = sorted(deal.offenders)
         out["lines"] = list(score.lines)
+        out["explain"] = explain_deal(deal)
     else:
         out["augen"] = deal.augen()
     return out
@@ -207,7 +210,14 @@ def summarize(replayed: DoppelkopfDeal | DoppelkopfMatch) -> dict[str, Any]:
         if isinstance(entry, DoppelkopfDeal):
             deals.append(deal_summary(entry))
         else:
-            deals.append({"dealer": entry.dealer, "outcome": "redeal", "redeal_reason": "misdeal"})
+            deals.append(
+                {
+                    "dealer": entry.dealer,
+                    "outcome": "redeal",
+                    "redeal_reason": "misdeal",
+                    "explain": explain_redeal("misdeal", None),
+                }
+            )
     sheet = match.sheet
     return {
         "game": "doppelkopf",

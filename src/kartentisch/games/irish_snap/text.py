@@ -13,6 +13,7 @@ from kartentisch.games.irish_snap.engine import (
     PlayerSafe,
     Slapped,
 )
+from kartentisch.i18n import card_text
 from kartentisch.realtime.base import LateSlap
 from kartentisch.realtime.records import seat_label
 from kartentisch.realtime.texts import render_timed, say
@@ -30,14 +31,22 @@ def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
 
     if isinstance(event, CardTurned):
         call = event.call.name_in(lang)
-        lines = [say(lang, "card_called", who=who(event.seat), card=event.card.symbol, call=call)]
+        lines = [
+            say(
+                lang,
+                "card_called",
+                who=who(event.seat),
+                card=card_text(lang, event.card),
+                call=call,
+            )
+        ]
         if event.match:
-            lines.append(say(lang, "match", card=event.card.symbol, call=call))
+            lines.append(say(lang, "match", card=card_text(lang, event.card), call=call))
         return lines
     if isinstance(event, Slapped):
         return [say(lang, "slapped", who=who(event.seat), n=event.order)]
     if isinstance(event, PileTaken):
-        top = event.cards[-1].symbol if event.cards else "-"
+        top = card_text(lang, event.cards[-1]) if event.cards else "-"
         return [
             say(lang, f"taken_{event.reason}", who=who(event.seat), n=len(event.cards), card=top),
             say(lang, "count_restarts", who=who(event.seat)),

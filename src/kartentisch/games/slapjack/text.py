@@ -16,6 +16,7 @@ from kartentisch.games.slapjack.engine import (
     PlayerOut,
     SlapjackGame,
 )
+from kartentisch.i18n import card_text
 from kartentisch.realtime.base import LateSlap
 from kartentisch.realtime.records import seat_label
 from kartentisch.realtime.texts import render_timed, say, stamp
@@ -32,14 +33,14 @@ def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
         return seat_label(seat, names)
 
     if isinstance(event, CardTurned):
-        return [say(lang, "card_turned", who=who(event.seat), card=event.card.symbol)]
+        return [say(lang, "card_turned", who=who(event.seat), card=card_text(lang, event.card))]
     if isinstance(event, PileWon):
         lines = [say(lang, "pile_won", who=who(event.seat), n=len(event.cards))]
         if event.comeback:
             lines.append(say(lang, "comeback", who=who(event.seat)))
         return lines
     if isinstance(event, CardGiven):
-        card = event.slapped.symbol
+        card = card_text(lang, event.slapped)
         if event.to is None:
             return [say(lang, "false_slap_pile", who=who(event.seat), card=card)]
         if event.to == event.seat:
@@ -47,7 +48,7 @@ def describe(event: Event, names: Sequence[str] | None, lang: str) -> list[str]:
         return [say(lang, "false_slap", who=who(event.seat), card=card, to=who(event.to))]
     if isinstance(event, PileSplit):
         shares = ", ".join(f"{who(s)} {k}" for s, k in enumerate(event.shares) if k)
-        top = event.cards[-1].symbol if event.cards else "-"
+        top = card_text(lang, event.cards[-1]) if event.cards else "-"
         return [say(lang, f"split_{event.reason}", who=who(event.seat), card=top, shares=shares)]
     if isinstance(event, OutOfCards):
         return [say(lang, "out_of_cards", who=who(event.seat))]

@@ -8,6 +8,7 @@ from typing import Any
 from kartentisch.cards import Card
 from kartentisch.errors import RecordError
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+from kartentisch.games.slobberhannes.explain import explain_deal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 from kartentisch.records import (
@@ -99,6 +100,7 @@ def _deal_summary(deal: SlobberhannesDeal) -> dict[str, Any]:
             {"seat": p.seat, "reason": p.reason, "chips": p.chips, "trick": p.trick}
             for p in deal.penalties()
         ],
+        "explain": explain_deal(deal) if deal.is_over else [],
         "finished": deal.is_over,
     }
 

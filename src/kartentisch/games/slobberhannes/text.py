@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kartentisch.cards import format_cards
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
-from kartentisch.i18n import t
+from kartentisch.i18n import card_text, cards_text, t
 
 __all__ = ["penalty_line", "render", "seat_label"]
 
@@ -33,11 +32,11 @@ def render_deal(deal: SlobberhannesDeal, number: int, lang: str) -> list[str]:
         )
     ]
     for seat, hand in enumerate(deal.initial_hands):
-        lines.append(f"  {seat_label(seat, names):>12}: {format_cards(hand, symbols=True)}")
+        lines.append(f"  {seat_label(seat, names):>12}: {cards_text(lang, hand)}")
     penalties = deal.penalties()
     for i, trick in enumerate(deal.tricks, start=1):
         plays = ", ".join(
-            f"{seat_label(s, names)} {c.symbol}"
+            f"{seat_label(s, names)} {card_text(lang, c)}"
             for s, c in zip(trick.seats, trick.cards, strict=True)
         )
         assert trick.winner is not None

@@ -70,6 +70,7 @@ from kartentisch.games.doppelkopf.events import (
     Redeal,
     TrickWon,
 )
+from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
@@ -474,6 +475,7 @@ class DoppelkopfTable:
                 "reason": redeal.reason if redeal else None,
                 "seat": redeal.seat if redeal else None,
             }
+            out["explain"] = explain_deal(deal)
             return out
         ended = next(e for e in reversed(deal.events) if isinstance(e, DealEnded))
         score = obs.score
@@ -504,6 +506,7 @@ class DoppelkopfTable:
                 "points": list(score.points),
                 "bock_trigger": score.bock_trigger,
                 "offenders": list(ended.offenders),
+                "explain": explain_deal(deal),
             }
         )
         return out

@@ -46,6 +46,7 @@ from kartentisch.games.slobberhannes.deal import (
     SlobberhannesObservation,
     TrickWon,
 )
+from kartentisch.games.slobberhannes.explain import explain_deal
 from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
@@ -371,6 +372,7 @@ class SlobberhannesTable:
             "tricks": [_trick(t) for t in deal.tricks],
             "points": list(deal.points()),
             "penalties": self._penalties(deal),
+            "explain": explain_deal(deal),
         }
         self._summaries[number] = (deal, summary)
         return summary

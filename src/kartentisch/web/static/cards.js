@@ -1,6 +1,10 @@
 // Playing cards drawn as inline SVG: rank and suit in the corners, pips for
 // number cards, a framed letter for court cards, one large suit for an ace.
-// Card codes are the engine's notation: rank then suit letter ("QC", "10H").
+// Card codes are the engine's notation: rank then suit letter ("QC", "10H");
+// the corners and labels show the court cards' letters of the page's language
+// (D/B/K/A in German, Д/В/К/Т in Russian: the catalog's card.rank.*).
+
+import { t } from "./i18n.js";
 
 const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
 const RED = new Set(["H", "D"]);
@@ -25,10 +29,20 @@ export function parseCard(code) {
   return { rank: m[1], suit: m[2], symbol: SUITS[m[2]], red: RED.has(m[2]) };
 }
 
-/** The card as text with its suit symbol: "Q♣", "10♥". */
+/** The rank as the page's language writes it: "Q" is "D" in German, "Д" in Russian. */
+export function rankLetter(rank) {
+  return /^[JQKA]$/.test(rank) ? t(`card.rank.${rank}`) : rank;
+}
+
+/** The rank as SVG text (the catalog's letter, escaped). */
+function rankText(rank) {
+  return escapeXML(rankLetter(rank));
+}
+
+/** The card as text with its suit symbol: "Q♣" ("D♣" in German), "10♥". */
 export function cardLabel(code) {
   const c = parseCard(code);
-  return c ? c.rank + c.symbol : String(code);
+  return c ? rankLetter(c.rank) + c.symbol : String(code);
 }
 
 function pip(x, y, symbol, size) {
@@ -57,7 +71,7 @@ export function cardSVG(code, title = "") {
   } else {
     middle =
       `<rect x="24" y="24" width="52" height="92" rx="6" fill="none" stroke="${colour}" stroke-width="1.5" opacity="0.6"/>` +
-      `<text x="50" y="62" font-size="40" font-weight="700" font-family="Georgia, serif" text-anchor="middle" dominant-baseline="central">${c.rank}</text>` +
+      `<text x="50" y="62" font-size="40" font-weight="700" font-family="Georgia, serif" text-anchor="middle" dominant-baseline="central">${rankText(c.rank)}</text>` +
       `<text x="50" y="96" font-size="26" text-anchor="middle" dominant-baseline="central">${c.symbol}</text>`;
   }
   const label = title ? `<title>${escapeXML(title)}</title>` : "";
@@ -66,8 +80,8 @@ export function cardSVG(code, title = "") {
     label +
     `<rect x="1" y="1" width="98" height="138" rx="8" fill="#fffdf8" stroke="#9a948a" stroke-width="1.5"/>` +
     `<g fill="${colour}" font-family="system-ui, sans-serif">` +
-    corner(c.rank, c.symbol) +
-    `<g transform="rotate(180 50 70)">${corner(c.rank, c.symbol)}</g>` +
+    corner(rankText(c.rank), c.symbol) +
+    `<g transform="rotate(180 50 70)">${corner(rankText(c.rank), c.symbol)}</g>` +
     middle +
     `</g></svg>`
   );

@@ -29,8 +29,29 @@ export async function loadLanguage(code) {
   localStorage.setItem("kt.lang", code);
 }
 
-/** The message ``key`` with ``{name}`` fields filled from ``params``. */
+/** ``one``, ``few`` or ``many``: the plural form of ``n`` in the page's language (as kartentisch.i18n). */
+export function pluralForm(n, code = lang) {
+  const k = Math.abs(Number(n));
+  if (code === "ru") {
+    if (k % 10 === 1 && k % 100 !== 11) return "one";
+    if (k % 10 >= 2 && k % 10 <= 4 && !(k % 100 >= 12 && k % 100 <= 14)) return "few";
+    return "many";
+  }
+  return k === 1 ? "one" : "many";
+}
+
+/** Whether the catalog has ``key`` (or its plural forms). */
+export function hasText(key) {
+  return key in messages || `${key}.one` in messages;
+}
+
+/** The message ``key`` with ``{name}`` fields filled from ``params``; a number ``n``
+ * picks the plural form ``key.one`` / ``key.few`` / ``key.many`` when ``key`` itself is missing. */
 export function t(key, params = {}) {
-  const text = messages[key] ?? key;
+  let text = messages[key];
+  if (text === undefined && typeof params.n === "number") {
+    text = messages[`${key}.${pluralForm(params.n)}`] ?? messages[`${key}.many`];
+  }
+  text = text ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }

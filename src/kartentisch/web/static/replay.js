@@ -6,6 +6,7 @@
 
 import { cardLabel, cardSVG } from "./cards.js";
 import { api, h, setRulesGame, toast } from "./dom.js";
+import { explainDeal } from "./explain.js";
 import { lang, t } from "./i18n.js";
 
 // The record last opened from a file: a language switch replays it again.
@@ -94,7 +95,8 @@ async function replayRecord(root, record, name) {
 function viewer(root, shown, intro) {
   setRulesGame(shown.game);
   const title = shown.titles?.[lang] || shown.game;
-  const deals = dealsOf(shown.summary).filter((d) => (d.tricks || []).length);
+  // Deals played (their tricks) and thrown-in ones (why, and that they score nothing).
+  const deals = dealsOf(shown.summary).filter((d) => (d.tricks || []).length || d.outcome === "redeal");
   at.deal = Math.min(at.deal, Math.max(0, deals.length - 1));
   const body = h("div.replay-body");
   // (replaceChildren would write a null as the text "null")
@@ -104,7 +106,7 @@ function viewer(root, shown, intro) {
   keys = (event) => {
     if (event.target.closest?.("input, select, textarea")) return;
     const deal = deals[at.deal];
-    if (!deal) return;
+    if (!deal || !(deal.tricks || []).length) return;
     if (event.key === "ArrowRight") at.trick = Math.min(deal.tricks.length - 1, at.trick + 1);
     else if (event.key === "ArrowLeft") at.trick = Math.max(0, at.trick - 1);
     else return;
@@ -136,8 +138,26 @@ function results(shown) {
   const summary = shown.summary;
   const seats = summary.points?.length || shown.names.length;
   const names = [...Array(seats).keys()].map((s) => nameOf(shown, s));
-  const rows = dealsOf(summary).map((d, i) =>
-    h("tr", {}, h("td", {}, String(i + 1)), d.points.map((p) => h("td", {}, p ? String(p) : "·"))));
+  // A Doppelkopf session's sheet: 100 Miese rows where they were written (after a thrown-in deal).
+  const sheet = Array.isArray(summary.sheet) ? [...summary.sheet] : [];
+  const miese = () => {
+    const out = [];
+    while (sheet.length && sheet[0].kind === "miese") {
+      const row = sheet.shift();
+      out.push(h("tr.replay-miese", {}, h("td", {}, "—"),
+        row.points.map((p) => h("td", {}, p ? String(p) : "·"))));
+    }
+    return out;
+  };
+  const rows = dealsOf(summary).flatMap((d, i) => {
+    if (d.outcome === "played" && sheet.length && sheet[0].kind === "game") sheet.shift();
+    const row = d.outcome === "redeal"
+      ? h("tr.replay-redeal", {}, h("td", {}, String(i + 1)), h("td.muted", { colspan: seats }, t("explain.thrown_in")))
+      : h("tr", {}, h("td", {}, String(i + 1)), (d.points || []).map((p) => h("td", {}, p ? String(p) : "·")));
+    return [row, ...miese()];
+  });
+  const mieseNote = (summary.sheet || []).filter((r) => r.kind === "miese")
+    .map((r) => h("p.replay-miese-note", {}, t("explain.miese_row", { who: nameOf(shown, r.dealer) })));
   const table = h("table.score-sheet.replay-points", {},
     h("thead", {}, h("tr", {}, h("th", {}, t("replay.points")), names.map((n) => h("th", { title: n }, n)))),
     h("tbody", {}, rows,
@@ -150,6 +170,7 @@ function results(shown) {
   return h("div.replay-result", {},
     h("h3", {}, t("replay.result")),
     table,
+    mieseNote,
     losers ? h("p.replay-losers", {}, t("ui.losers", { names: losers })) : null,
     winners ? h("p.replay-winners", {}, t("ui.winners", { names: winners })) : null);
 }
@@ -165,7 +186,8 @@ function dealLine(shown, deal, number) {
   const parts = [t("ui.deal_n", { n: number })];
   if (typeof deal.dealer === "number") parts.push(`${t("ui.dealer")}: ${nameOf(shown, deal.dealer)}`);
   if (deal.game_type) {
-    parts.push(t(`dk.game.${deal.game_type}`) + (deal.ouvert ? " ouvert" : ""));
+    const game = t(`dk.game.${deal.game_type}`);
+    parts.push(deal.ouvert ? t("dk.ouvert_game", { game }) : game);
     if (typeof deal.soloist === "number") parts.push(t("replay.soloist", { name: nameOf(shown, deal.soloist) }));
   }
   if (deal.augen) parts.push(t("replay.augen", { re: deal.augen.re, kontra: deal.augen.kontra }));
@@ -193,6 +215,24 @@ function dealView(shown, deals, draw) {
   }
   const deal = deals[at.deal];
   const number = dealsOf(shown.summary).indexOf(deal) + 1;
+  const tab = (d) => {
+    const n = dealsOf(shown.summary).indexOf(d) + 1;
+    return d.outcome === "redeal" ? t("explain.redeal_tab", { n }) : t("ui.deal_n", { n });
+  };
+  const chooser = deals.length > 1
+    ? h("div.reviews.replay-deals", {}, deals.map((d, i) =>
+      h(`button.small${i === at.deal ? ".primary" : ""}`, {
+        "aria-pressed": i === at.deal ? "true" : "false",
+        onclick: () => { at.deal = i; at.trick = 0; draw(); },
+      }, tab(d))))
+    : null;
+  // How the deal's value came about (or why it was thrown in), in the page's language.
+  const explained = deal.explain?.length
+    ? h("div.replay-explain", {}, h("h4", {}, t("explain.title")), explainDeal(deal.explain, shown.names))
+    : null;
+  if (!(deal.tricks || []).length) {
+    return [chooser, h("h3.replay-deal", {}, tab(deal)), explained];
+  }
   at.trick = Math.min(at.trick, deal.tricks.length - 1);
   const trick = deal.tricks[at.trick];
   const seats = trickSeats(shown, deal, trick);
@@ -201,17 +241,11 @@ function dealView(shown, deals, draw) {
     draw();
   };
   const last = deal.tricks.length - 1;
-  const chooser = deals.length > 1
-    ? h("div.reviews.replay-deals", {}, deals.map((d, i) =>
-      h(`button.small${i === at.deal ? ".primary" : ""}`, {
-        "aria-pressed": i === at.deal ? "true" : "false",
-        onclick: () => { at.deal = i; at.trick = 0; draw(); },
-      }, t("ui.deal_n", { n: dealsOf(shown.summary).indexOf(d) + 1 }))))
-    : null;
   return [
     chooser,
     h("h3.replay-deal", {}, dealLine(shown, deal, number)),
     gameFacts(shown, deal),
+    explained,
     h("p.replay-trick-line", {},
       t("ui.trick_of", { n: at.trick + 1, total: deal.tricks.length }), " — ",
       t("ui.led_by", { name: nameOf(shown, trick.leader) })),

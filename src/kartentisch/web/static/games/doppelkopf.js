@@ -5,6 +5,7 @@
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
+import { explainDeal } from "../explain.js";
 import { t } from "../i18n.js";
 
 const CARD = /^(10|[2-9JQKA])[CSHD]$/;
@@ -120,7 +121,7 @@ function seatBox(view, table, seat) {
     out ? h("div.seat-score", {}, t("dk.sits_out")) : backs,
     chips.length ? h("div.dk-chips", {}, chips) : null,
     h("div.seat-score", { title: t("dk.seat_score", { tricks: won, total: view.sheet.totals[seat] }) },
-      out ? `Σ ${view.sheet.totals[seat]}` : `${t("dk.tricks_short", { n: won })} · Σ ${view.sheet.totals[seat]}`));
+      out ? t("explain.seat_total", { total: view.sheet.totals[seat] }) : t("explain.seat_tricks", { tricks: won, total: view.sheet.totals[seat] })));
 }
 
 function gameLine(view, table) {
@@ -424,14 +425,25 @@ function armutCards(view) {
 function scoreSheet(view, table, ctx) {
   const seats = [...Array(view.players).keys()];
   const head = h("tr", {}, h("th", {}, "#"), seats.map((s) => h("th", { title: nameOf(view, table, s) }, shortName(view, s))), h("th", { title: t("dk.bock_title") }, "×"));
-  const rows = view.sheet.rows.map((row) => {
+  // Thrown-in deals (five kings, a refused Armut) score nothing but are shown where they happened.
+  const redeals = view.deals.filter((d) => d.outcome === "redeal");
+  const thrownIn = (d) => h("tr.dk-redeal", { "data-deal": d.number },
+    h("td", {}, h("button.link", { onclick: () => { ctx.memory.summary = d.number; ctx.rerender(); } }, "—")),
+    h("td.muted", { colspan: view.players + 1 }, t("explain.thrown_in")));
+  const before = (number) => {
+    const out = [];
+    while (redeals.length && redeals[0].number < number) out.push(thrownIn(redeals.shift()));
+    return out;
+  };
+  const rows = view.sheet.rows.flatMap((row) => {
     const open = row.deal === null ? null : () => { ctx.memory.summary = row.deal; ctx.rerender(); };
     const label = row.kind === "miese" ? `${row.number} ${t("dk.miese_short")}` : String(row.number);
-    return h(`tr${row.kind === "miese" ? ".dk-miese" : ""}`, { title: row.kind === "miese" ? t("dk.miese", { name: shortName(view, row.dealer) }) : null },
+    return [...(row.deal === null ? [] : before(row.deal)), h(`tr${row.kind === "miese" ? ".dk-miese" : ""}`, { title: row.kind === "miese" ? t("dk.miese", { name: shortName(view, row.dealer) }) : null },
       h("td", {}, open ? h("button.link", { onclick: open, title: t("dk.show_game", { n: row.number }) }, label) : label),
       row.totals.map((total, i) => h("td", {}, String(total), row.points[i] ? h("small.dk-pts", {}, row.points[i] > 0 ? `+${row.points[i]}` : String(row.points[i])) : null)),
-      h("td.muted", {}, row.multiplier > 1 ? `×${row.multiplier}` : ""));
+      h("td.muted", {}, row.multiplier > 1 ? `×${row.multiplier}` : ""))];
   });
+  rows.push(...before(Infinity));
   const totals = h("tr.totals", {}, h("th", {}, t("ui.totals")), view.sheet.totals.map((p) => h("th", {}, p)), h("th"));
   return h("table.score-sheet.dk-sheet", {}, h("thead", {}, head), h("tbody", {}, rows, totals));
 }
@@ -480,19 +492,9 @@ function summaryBody(view, table, deal) {
     h("tr", {}, h("th", {}, partyName("re")), h("td", {}, names(deal.re)), h("td.num", {}, t("dk.augen_n", { n: deal.augen.re }))),
     h("tr", {}, h("th", {}, partyName("kontra")), h("td", {}, names(deal.kontra)), h("td.num", {}, t("dk.augen_n", { n: deal.augen.kontra })))));
   lines.push(h("p.dk-winner", {}, t("dk.party_wins", { party: partyName(deal.winner) })));
-  const facts = [];
-  if (deal.announcements.length) {
-    facts.push(h("li", {}, t("dk.announcements"), ": ", deal.announcements.map((a) => `${shortName(view, a.seat)}: ${wordName(a.word)}`).join(", ")));
-  }
-  if (deal.stages.length) facts.push(h("li", {}, t("dk.stages"), ": ", deal.stages.map((s) => t(`dk.stage.${s}`)).join(", ")));
-  for (const e of deal.extras) {
-    facts.push(h("li", {}, t(`dk.extra.${e.name}`), ` (${partyName(e.party)}${e.trick ? `, ${t("dk.trick_n", { n: e.trick })}` : ""})`));
-  }
-  if (deal.offenders?.length) facts.push(h("li", {}, t("dk.offenders", { names: names(deal.offenders) })));
-  facts.push(h("li", {}, t("dk.value", { base: deal.base, multiplier: deal.multiplier, value: deal.base * deal.multiplier })));
-  if (deal.bock_multiplier > 1) facts.push(h("li", {}, t("dk.bock_x", { m: deal.bock_multiplier })));
-  if (deal.bock_trigger) facts.push(h("li", {}, t("dk.bock_trigger")));
-  lines.push(h("ul.dk-facts", {}, facts));
+  // How the value came about, line by line (kartentisch.explain; see explain.js).
+  const seatNames = [...Array(view.players).keys()].map((s) => shortName(view, s));
+  lines.push(h("h3.explain-title", {}, t("explain.title")), explainDeal(deal.explain, seatNames));
   const seats = [...Array(view.players).keys()];
   lines.push(h("table.score-sheet.dk-points", {},
     h("thead", {}, h("tr", {}, seats.map((s) => h("th", {}, shortName(view, s))))),
@@ -500,10 +502,24 @@ function summaryBody(view, table, deal) {
   return lines;
 }
 
+/** A thrown-in deal: why, and that it scores nothing. */
+function redealBody(view, deal) {
+  const seatNames = [...Array(view.players).keys()].map((s) => shortName(view, s));
+  return [explainDeal(deal.explain, seatNames)];
+}
+
 function summaryDialog(view, table, ctx) {
   const memory = ctx.memory;
-  const deal = view.deals.find((d) => d.number === memory.summary && d.outcome === "played");
+  const deal = view.deals.find((d) => d.number === memory.summary);
   if (!deal) return null;
+  if (deal.outcome !== "played") {
+    const close = () => { memory.summary = null; ctx.rerender(); };
+    return h("div.modal.dk-summary", { role: "dialog", "aria-modal": "true", "aria-label": t("explain.thrown_in") },
+      h("div.modal-body", {},
+        h("h2", {}, t("explain.redeal_tab", { n: deal.number })),
+        redealBody(view, deal),
+        h("div.row", {}, h("button.primary", { onclick: close }, t("ui.continue")))));
+  }
   const close = () => { memory.summary = null; ctx.rerender(); };
   const review = () => { memory.summary = null; memory.review = deal.number; memory.reviewTrick = 0; ctx.rerender(); };
   return h("div.modal.dk-summary", { role: "dialog", "aria-modal": "true", "aria-label": t("dk.game_over", { n: gameNumber(view, deal) }) },

@@ -5,6 +5,7 @@
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
+import { explainDeal } from "../explain.js";
 import { t } from "../i18n.js";
 
 function nameOf(view, table, seat) {
@@ -49,7 +50,7 @@ function seatBox(view, table, seat) {
     h("div.seat-name", {}, nameOf(view, table, seat), " ", badges),
     backs,
     h("div.seat-score", { title: t("ui.seat_score", { n: view.penalties[seat], total: view.totals[seat] }) },
-      `${view.penalties[seat]} · Σ ${view.totals[seat]}`));
+      t("explain.seat_penalties", { points: view.penalties[seat], total: view.totals[seat] })));
 }
 
 function statusLine(view, table) {
@@ -205,7 +206,8 @@ function dealOverDialog(view, table, ctx) {
   return h("div.modal", { role: "dialog", "aria-modal": "true" },
     h("div.modal-body", {},
       h("h2", {}, t("ui.deal_over", { n: deal.number })),
-      h("ul.penalties", {}, deal.penalties.map((p) => h("li", {}, penaltyText(view, table, p)))),
+      // Every penalty with its trick or card, then each seat's sum (kartentisch.explain).
+      explainDeal(deal.explain, [...Array(view.players).keys()].map((s) => nameOf(view, table, s))),
       scoreSheet(view, table),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
