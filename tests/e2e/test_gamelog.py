@@ -162,3 +162,95 @@ def test_the_doppelkopf_log_tells_the_declarations(
         shot(page, f"gamelog-doppelkopf-1280-{lang}")
     finally:
         context.close()
+
+
+#: One entry of every kind the server's log has (docs/web-protocol.md, "The game log").
+EVERY_KIND = [
+    {"v": 1, "seat": 1, "action": "cut 12", "by": "bot", "deal": 1, "events": []},
+    {"v": 2, "seat": 0, "action": "QC", "by": "timer", "deal": 1, "events": [
+        {"type": "trick_won", "trick": 1, "seat": 0},
+        {"type": "penalty", "seat": 0, "reason": "first_trick", "chips": 1, "trick": 1},
+        {"type": "penalty", "seat": 0, "reason": "queen_of_clubs", "chips": 1, "trick": 1},
+        {"type": "deal_ended", "points": [2, 0, 0, 0]},
+        {"type": "match_ended", "losers": [0], "winners": [1, 2, 3]},
+    ]},
+    {"v": 3, "seat": 2, "action": "pass", "by": "standin", "deal": 2, "events": []},
+    {"v": 4, "seat": 3, "action": "vorbehalt", "by": "auto", "deal": 2, "events": []},
+    {"v": 5, "seat": 3, "action": "solo queens ouvert", "by": "bot", "deal": 2, "events": [
+        {"type": "play_started", "game_type": "queens", "soloist": 3, "ouvert": True, "leader": 0},
+    ]},
+    {"v": 6, "seat": 1, "action": "scharfe aces", "by": "bot", "deal": 3, "events": []},
+    {"v": 7, "seat": 1, "action": "hochzeit first_trump", "by": "bot", "deal": 3, "events": []},
+    {"v": 8, "seat": 2, "action": "armut", "by": "bot", "deal": 3, "events": [
+        {"type": "armut_offered", "seat": 2, "trumps": 2, "direction": "up"},
+    ]},
+    {"v": 9, "seat": 0, "action": "accept", "by": "person", "deal": 3, "events": []},
+    {"v": 10, "seat": 2, "action": "give", "by": "bot", "deal": 3, "events": [
+        {"type": "armut_cards_passed", "seat": 2, "to": 0, "kind": "give", "count": 3, "trumps": 2},
+    ]},
+    {"v": 11, "seat": 0, "action": "return", "by": "person", "deal": 3, "events": [
+        {"type": "armut_cards_passed", "seat": 0, "to": 2, "kind": "return", "count": 3,
+         "trumps": 0},
+        {"type": "play_started", "game_type": "armut", "soloist": None, "ouvert": False,
+         "leader": 1},
+    ]},
+    {"v": 12, "seat": 1, "action": "no60", "by": "bot", "deal": 3, "events": [
+        {"type": "announced", "seat": 1, "party": "re", "word": "no60", "implied": ["re", "no90"]},
+    ]},
+    {"v": 13, "seat": 1, "action": "10H", "by": "bot", "deal": 3, "events": [
+        {"type": "trick_won", "trick": 1, "seat": 1, "augen": 21},
+        {"type": "hochzeit_partner_found", "seat": 1, "partner": 3, "trick": 1},
+    ]},
+    {"v": 14, "seat": 0, "action": "take_back", "by": "person", "deal": 3, "events": [
+        {"type": "card_taken_back", "seat": 0, "card": "AD"},
+    ]},
+    {"v": 15, "seat": 0, "action": "AD", "by": "person", "deal": 3, "events": [
+        {"type": "hochzeit_alone", "seat": 1, "trick": 3},
+        {"type": "deal_ended", "game_type": "normal", "solo": False, "re": [1, 3],
+         "augen": {"re": 150, "kontra": 90}, "winner": "re", "points": [-3, 3, -3, 3]},
+        {"type": "miese", "seat": 2},
+    ]},
+    {"v": 16, "seat": 3, "action": "redeal", "by": "bot", "deal": 4, "events": [
+        {"type": "redeal", "reason": "kings", "seat": 3},
+    ]},
+    {"v": 16, "seat": 2, "note": "standin_on"},
+    {"v": 16, "seat": 2, "note": "standin_off"},
+    {"v": 16, "seat": None, "note": "paused"},
+    {"v": 16, "seat": None, "note": "resumed"},
+]  # fmt: skip
+
+DRAW_EVERY_KIND = """async (entries) => {
+  const { drawLog } = await import('/static/gamelog.js');
+  const root = document.createElement('div');
+  const message = {
+    version: 16, log: { epoch: 'test', from: 0, entries },
+    view: { seat: 0, names: ['Ann', 'Ben', 'Carla', 'Dan'] }, table: { seats: [] },
+  };
+  drawLog(root, message, { memory: {} });
+  return [...root.querySelectorAll('aside.game-log li')].map(li => li.textContent);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "ru", "en"])
+def test_every_kind_of_entry_is_told_in_words(server: ServerProcess, page: Page, lang: str) -> None:
+    texts = catalog(server, lang)
+    page.goto(f"{server.url}/?lang={lang}")
+    page.wait_for_selector("form.create")
+    lines: list[str] = page.evaluate(DRAW_EVERY_KIND, EVERY_KIND)
+    # Every entry in words: no key, no empty field, no missing name.
+    assert len(lines) >= len(EVERY_KIND) + 4, lines
+    for line in lines:
+        assert not re.search(r"\b(log|dk|reason|cut|ui)\.\w|\{|undefined|null|#\d", line), line
+    assert fill(
+        texts["log.plays"], name=f"Ann ({texts['ui.you']})", card="♣" + texts["log.rank.Q"]
+    ) in " ".join(lines)
+    assert any(texts["log.by.timer"] in line for line in lines)
+    assert any(fill(texts["log.by.standin"], name="Carla") in line for line in lines)
+    # The Armut's cards are never named: only how many trumps went.
+    assert (
+        fill(texts["log.armut_give"], name="Carla", to=f"Ann ({texts['ui.you']})", trumps=2)
+        in lines
+    )
+    if lang != "en":
+        words = (" plays ", "Trick ", "Game over", "Nobody", "stand-in", "time ran out", " wins")
+        assert not any(w in line for w in words for line in lines), lines

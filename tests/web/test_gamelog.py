@@ -445,3 +445,46 @@ def test_hello_names_the_log_it_holds() -> None:
     for bad in ('"log_from": -1', '"log_from": "3"', '"log_from": true', '"log_epoch": 5'):
         with pytest.raises(ProtocolError, match="log_"):
             parse_client_message('{"type": "hello", ' + bad + "}")
+
+
+# -- the panel's texts -------------------------------------------------------------------
+
+
+def test_every_text_the_log_can_show_is_in_every_language() -> None:
+    from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS
+    from kartentisch.games.doppelkopf.scoring_base import GAME_TYPES
+    from kartentisch.games.slobberhannes.deal import REASONS
+    from kartentisch.web.i18n import catalog
+
+    source = (
+        Path(__file__).parents[2] / "src" / "kartentisch" / "web" / "static" / "gamelog.js"
+    ).read_text(encoding="utf-8")
+    keys = set(re.findall(r"""\bt\(\s*["']([\w.]+)["']""", source))
+    keys |= {f"log.rank.{r}" for r in "JQKA"}
+    keys |= {f"log.augen.{form}" for form in ("one", "few", "many", "other")}
+    keys |= {f"log.note.{n}" for n in ("standin_on", "standin_off", "paused", "resumed")}
+    keys |= {f"log.by.{b}" for b in ("standin", "timer", "auto")}
+    keys |= {f"reason.{r}" for r in REASONS}
+    keys |= {f"dk.word.{w}" for w in ANNOUNCEMENTS}
+    keys |= {f"dk.game.{g}" for g in GAME_TYPES}
+    keys |= {f"dk.call.{c}" for c in ("pass", "vorbehalt", "armut", "redeal", "accept")}
+    keys |= {f"dk.call.{c}" for c in ("refuse", "take_back", "hochzeit")}
+    keys |= {f"dk.redeal.{r}" for r in ("kings", "armut_refused")}
+    keys |= {f"dk.party.{p}" for p in ("re", "kontra")}
+    assert len(keys) > 60
+    english = catalog("en")
+    for lang in ("de", "en", "ru"):
+        messages = catalog(lang)
+        assert keys <= set(messages), (lang, sorted(keys - set(messages)))
+        if lang != "en":
+            # Translated: the sentences of the log differ from the English ones.
+            same = [k for k in keys if k.startswith("log.") and messages[k] == english[k]]
+            assert set(same) <= {"log.says", "log.rank.K", "log.rank.A", "log.rank.J"}, same
+    russian = catalog("ru")
+    assert [
+        russian[f"log.augen.{f}"].format(n=n) for f, n in (("one", 21), ("few", 3), ("many", 25))
+    ] == [
+        "21 очко",
+        "3 очка",
+        "25 очков",
+    ]
