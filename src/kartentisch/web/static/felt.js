@@ -162,17 +162,13 @@ export function pushBubble(memory, bubble, now = Date.now()) {
 
 // -- why not ---------------------------------------------------------------------
 
-/** How long a refusal stays said after the table moved on, in ms. */
-export const WHY_MS = 4000;
-
 /**
  * The line that says why the last action was refused (the server's text, from the
- * engine's rule code, in the page's language); gone once a newer state came and
- * ``WHY_MS`` passed.
+ * engine's rule code, in the page's language), until a newer state comes.
  */
-export function whyLine(memory, version, now = Date.now()) {
+export function whyLine(memory, version) {
   const why = memory.why;
-  const shown = Boolean(why) && (why.version === version || now - why.at < WHY_MS);
+  const shown = Boolean(why) && why.version === version;
   return h("div.why-anchor", {},
     h("div.why", { role: "alert", "data-rule": shown ? why.code : null, hidden: shown ? null : true }, shown ? why.text : ""));
 }
