@@ -10,6 +10,8 @@ MutationObserver installed before the click; nothing waits for time to pass.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +23,7 @@ from .conftest import WAIT_MS, ServerProcess, shot
 from .pages import act, catalog, hand, play_one, public_view
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, WebSocketRoute
 
 SLOBBERHANNES = {
     "game": "slobberhannes",
@@ -52,10 +54,11 @@ WATCH = """() => {
   new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) {
       if (!(node instanceof Element)) continue;
-      for (const b of [node, ...node.querySelectorAll('.bubble')].filter((e) => e.matches('.bubble'))) {
+      const all = (sel) => [node, ...node.querySelectorAll(sel)].filter((e) => e.matches(sel));
+      for (const b of all('.bubble')) {
         window.__seen.bubbles.push({ seat: Number(b.dataset.seat), text: b.textContent });
       }
-      for (const c of [node, ...node.querySelectorAll('.trick-card.arriving')].filter((e) => e.matches('.trick-card.arriving'))) {
+      for (const c of all('.trick-card.arriving')) {
         window.__seen.moves.push(getComputedStyle(c).animationName);
       }
     }
@@ -93,7 +96,7 @@ def make_page(browser: Browser) -> Iterator[Any]:
 
 
 def my_turn(page: Page, server: ServerProcess, table_id: str) -> dict[str, Any]:
-    """Wait for the person's turn (the table holds still then); the public view, drawn by the page."""
+    """Wait for the person's turn (the table holds still then); the public view, as drawn."""
     page.wait_for_selector(".hand-card.playable")
     view = public_view(server, table_id)
     page.wait_for_function(
@@ -187,7 +190,9 @@ def test_declarations_and_announcements_show_in_bubbles_at_the_seat(
             ".dk-actions button, .hand-card.playable, .dk-announce button[data-action=re],"
             " .dk-announce button[data-action=kontra]"
         )
-        word = page.locator(".dk-announce button[data-action=re], .dk-announce button[data-action=kontra]")
+        word = page.locator(
+            ".dk-announce button[data-action=re], .dk-announce button[data-action=kontra]"
+        )
         if word.count():
             action = word.first.get_attribute("data-action")
             act(page, word.first)
@@ -228,3 +233,38 @@ def test_cards_move_to_the_trick_unless_motion_is_reduced(
     assert moves, "no card came into the trick"
     expected = "none" if motion == "reduce" else "trick-in"
     assert set(moves) == {expected}
+
+
+def test_a_card_played_by_the_turn_timer_is_said_at_the_seat(
+    server: ServerProcess, make_page: Any
+) -> None:
+    """The page reads ``by`` (who made the latest action) from the state messages: here
+    the server's messages are passed through with ``last_action`` added, as if the turn
+    timer had played every action after the first state."""
+    page = make_page()
+    first: list[int] = []
+
+    def relay(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data.get("view"):
+                if not first:
+                    first.append(data["version"])
+                elif data["version"] > first[0]:
+                    data["last_action"] = {"seat": 0, "by": "timer"}
+            ws.send(json.dumps(data))
+
+        upstream.on_message(down)
+        ws.on_message(lambda message: upstream.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    open_table(server, page, SLOBBERHANNES)
+    en = catalog(server, "en")
+    page.wait_for_selector(".hand-card.playable")
+    page.evaluate(WATCH)
+    play_one(page)
+    assert {"seat": 0, "text": en["ui.timer_played"]} in page.evaluate(
+        "() => window.__seen.bubbles"
+    )
