@@ -156,3 +156,56 @@ def test_the_table_fits_the_screen(server: ServerProcess, context_for: Any, game
             problems += check_sizes(page, f"{game}-{lang}-play", wanted)
         page.context.close()
     assert not problems, "\n".join(problems)
+
+
+#: The overflow and header checks of MEASURE, for screens without a table.
+SIDEWAYS = """() => {
+  const W = window.innerWidth, doc = document.scrollingElement;
+  const top = document.getElementById('top');
+  const visible = [...top.children].filter((e) => e.getClientRects().length > 0);
+  const rows = new Set(visible.map((e) => Math.round(e.getBoundingClientRect().top / 12)));
+  const problems = [];
+  if (doc.scrollWidth > W + 0.5) problems.push(`the page is ${doc.scrollWidth} px wide, not ${W}`);
+  if (rows.size > 1 || top.getBoundingClientRect().height > 56) problems.push('the header wraps');
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("screen", ["lobby", "rules", "replay", "waiting"])
+def test_the_other_screens_fit_sideways(
+    server: ServerProcess, context_for: Any, screen: str
+) -> None:
+    """The lobby, the rules, the replay viewer and the waiting room: nothing sticks out
+    sideways and the header is one row, at every size and language (screenshots kept)."""
+    problems: list[str] = []
+    for lang in LANGS:
+        page = context_for(lang, *SIZES[0])
+        if screen == "waiting":
+            created = server.post(
+                "/api/tables",
+                {
+                    "name": "Ann",
+                    "game": "doppelkopf",
+                    "seats": [{"kind": "you"}] + [{"kind": "open"}] * 3,
+                },
+            )
+            path = f"/t/{created['id']}?lang={lang}#seat={created['seat']}&token={created['token']}"
+            ready = ".waiting"
+        else:
+            path = {"lobby": "/", "rules": "/rules/doppelkopf", "replay": "/replay"}[screen]
+            path += f"?lang={lang}"
+            ready = {"lobby": ".create", "rules": ".rules", "replay": ".drop-zone"}[screen]
+        page.goto(f"{server.url}{path}")
+        page.wait_for_selector(ready)
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            problems += [
+                f"{screen}-{lang} at {width}x{height}: {p}" for p in page.evaluate(SIDEWAYS)
+            ]
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(
+                path=str(ARTIFACTS / f"screen-{screen}-{lang}-{width}x{height}.png"), full_page=True
+            )
+        page.context.close()
+    assert not problems, "\n".join(problems)
