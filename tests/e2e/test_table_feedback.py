@@ -95,9 +95,21 @@ def make_page(browser: Browser) -> Iterator[Any]:
         context.close()
 
 
+def close_summary(page: Page) -> bool:
+    """Close the summary of a deal if one is open; whether one was."""
+    button = page.locator(".modal button.primary")
+    if not button.count():
+        return False
+    button.first.click()
+    page.wait_for_selector(".modal", state="detached")
+    return True
+
+
 def my_turn(page: Page, server: ServerProcess, table_id: str) -> dict[str, Any]:
     """Wait for the person's turn (the table holds still then); the public view, as drawn."""
-    page.wait_for_selector(".hand-card.playable")
+    page.wait_for_selector(".hand-card.playable, .modal button.primary")
+    while close_summary(page):
+        page.wait_for_selector(".hand-card.playable, .modal button.primary")
     view = public_view(server, table_id)
     page.wait_for_function(
         "(v) => document.getElementById('app').dataset.version === String(v)", arg=view["version"]
@@ -186,10 +198,10 @@ def test_declarations_and_announcements_show_in_bubbles_at_the_seat(
     said = False
     announced = False
     for _ in range(40):
-        page.wait_for_selector(
-            ".dk-actions button, .hand-card.playable, .dk-announce button[data-action=re],"
-            " .dk-announce button[data-action=kontra]"
-        )
+        # The person's turn (the table waits), or a summary to close.
+        page.wait_for_selector(".dk-actions button, .hand-card.playable, .modal button.primary")
+        if close_summary(page):
+            continue
         word = page.locator(
             ".dk-announce button[data-action=re], .dk-announce button[data-action=kontra]"
         )
@@ -228,6 +240,8 @@ def test_cards_move_to_the_trick_unless_motion_is_reduced(
     page.wait_for_selector(".hand-card.playable")
     page.evaluate(WATCH)
     for _ in range(3):
+        page.wait_for_selector(".hand-card.playable, .modal button.primary")
+        close_summary(page)
         play_one(page)
     moves = page.evaluate("() => window.__seen.moves")
     assert moves, "no card came into the trick"
