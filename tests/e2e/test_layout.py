@@ -49,6 +49,15 @@ GAMES: dict[str, tuple[dict[str, Any], str]] = {
         {"game": "slobberhannes", "seats": [{"kind": "you"}, *bots(4, "random")]},
         ".hand-card.playable",
     ),
+    # The Russian preset: the cut before each deal (a slider and a button above the hand).
+    "slobberhannes-cut": (
+        {
+            "game": "slobberhannes",
+            "seats": [{"kind": "you"}, *bots(3, "random")],
+            "options": {"preset": "russian"},
+        },
+        ".cut-bar button, .hand-card.playable",
+    ),
     "doppelkopf-4": (
         {
             "game": "doppelkopf",
