@@ -2,6 +2,15 @@
 // what overlaps, and the counts measured. Evaluated by Playwright as one function.
 () => {
   const W = window.innerWidth, H = window.innerHeight;
+  // Without the game log module a stand-in log (long) takes its place (the caller removes it).
+  const app = document.getElementById('app');
+  let standIn = null;
+  if (!app.querySelector(':scope > aside.game-log') && app.querySelector(':scope > .game:not(.sj-game)')) {
+    standIn = document.createElement('aside');
+    standIn.className = 'game-log stand-in';
+    for (let i = 0; i < 80; i++) standIn.append(Object.assign(document.createElement('p'), { textContent: `(stand-in for the game log) ${i}` }));
+    app.append(standIn);
+  }
   const visible = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
   const boxOf = (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; };
   const all = (sel, kind) => [...document.querySelectorAll(sel)].filter(visible)
@@ -41,6 +50,7 @@
   if (log && game) {
     const l = log.getBoundingClientRect(), g = game.getBoundingClientRect();
     if (W >= 1000 && (l.left < g.right - 0.5 || Math.abs(l.width - 260) > 1)) problems.push(`the log is not a 260 px column at the right: ${JSON.stringify(l)}`);
+    if (W >= 1000 && Math.abs(l.bottom - g.bottom) > 1) problems.push(`the log (to ${l.bottom}) is not as tall as the table (to ${g.bottom})`);
     if (W < 1000 && l.top < g.bottom - 0.5) problems.push('the log is not after the table');
   }
   // Room for the log: on a wide screen the trick games leave its column free.

@@ -121,6 +121,7 @@ def measure(page: Page, label: str, width: int, height: int) -> dict[str, Any]:
     result: dict[str, Any] = page.evaluate(MEASURE)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"layout-{label}-{width}x{height}.png"))
+    page.evaluate("() => document.querySelector('#app > aside.game-log.stand-in')?.remove()")
     return result
 
 
