@@ -154,6 +154,41 @@ def test_the_completed_trick_stays_on_the_felt_until_the_next_lead(
     assert stayed >= 2, "the person never led after a completed trick"
 
 
+def test_doppelkopf_keeps_the_completed_trick_the_same_way(
+    server: ServerProcess, make_page: Any
+) -> None:
+    """The same code on the Doppelkopf felt: the trick just completed stays until the lead."""
+    page = make_page()
+    table_id = open_table(server, page, DOPPELKOPF)
+    stayed = 0
+    for _ in range(80):
+        page.wait_for_selector(".dk-actions button, .hand-card.playable, .modal button.primary")
+        if close_summary(page):
+            continue
+        declare = page.locator(".dk-actions button[data-action=pass], .dk-actions button.primary")
+        if not page.locator(".hand-card.playable").count():
+            act(page, declare.first)
+            continue
+        view = my_turn(page, server, table_id)
+        felt = page.evaluate(FELT_TRICK)
+        if view["trick"]["cards"]:
+            assert felt["cards"] == view["trick"]["cards"] and not felt["done"]
+            assert felt["winner"] == []
+        elif view["tricks"]:
+            last = view["tricks"][-1]
+            assert felt == {
+                "cards": last["cards"],
+                "seats": last["seats"],
+                "winner": [last["winner"]],
+                "done": True,
+            }
+            stayed += 1
+            if stayed >= 2:
+                break
+        play_one(page)
+    assert stayed >= 2, "the person never led after a completed trick"
+
+
 @pytest.mark.parametrize("lang", ["de", "ru", "en"])
 def test_a_card_that_does_not_follow_suit_says_why(
     server: ServerProcess, make_page: Any, lang: str
