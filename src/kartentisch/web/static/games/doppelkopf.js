@@ -501,7 +501,8 @@ export function render(root, message, ctx) {
 
   root.replaceChildren(h("div.game.dk-game", {},
     h("div.main", {}, resultBox(view, table), status, gameLine(view, table), redealNotice(view, table), felt,
-      openHand(view, table), armutCards(view), bar, whyLine(memory, message.version), handRow(view, ctx)),
+      // Why an action was refused floats above the buttons, not over them.
+      whyLine(memory, message.version), openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
     side,
     memory.review ? reviewDialog(view, table, ctx) : memory.summary ? summaryDialog(view, table, ctx) : null));
 }

@@ -259,7 +259,7 @@ export function render(root, message, ctx) {
     h("p#banner.muted"));
 
   root.replaceChildren(h("div.game", {},
-    h("div.main", {}, resultBox(view, table), status, felt, cutControls, whyLine(memory, message.version), handRow(view, ctx)),
+    h("div.main", {}, resultBox(view, table), status, felt, whyLine(memory, message.version), cutControls, handRow(view, ctx)),
     side,
     memory.review ? reviewDialog(view, table, ctx) : memory.dealOver ? dealOverDialog(view, table, ctx) : null));
 }
