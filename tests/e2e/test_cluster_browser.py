@@ -74,7 +74,7 @@ SHOWN = """() => {
     counts: seats.map((s) => s.classList.contains('me')
       ? document.querySelectorAll('.hand .hand-card').length
       : s.querySelectorAll(':scope > .backs > span.back').length),
-    trick: cards('.trick .trick-card svg[data-card]'),
+    trick: cards('.trick .trick-card:not(.collecting) svg[data-card]'),
     lastTrick: cards('.last-trick figure svg[data-card]'),
     lastWinner: cards('.last-trick figure.winner svg[data-card]'),
     info: document.querySelector('.felt-info')?.textContent ?? null,
@@ -116,7 +116,8 @@ def check_pages(pages: tuple[Page, Page], view: dict[str, Any]) -> list[dict[str
         "version": view["version"],
         "toMove": -1 if view["to_move"] is None else view["to_move"],
         "counts": view["hand_sizes"],
-        "trick": view["trick"]["cards"],
+        # Before the next lead the felt still shows the trick just completed.
+        "trick": view["trick"]["cards"] or (last["cards"] if last else []),
         "lastTrick": last["cards"] if last else [],
         "lastWinner": (
             [last["cards"][last["seats"].index(last["winner"])]]

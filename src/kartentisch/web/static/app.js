@@ -63,7 +63,7 @@ function drawHeader() {
     }
   });
   header.replaceChildren(
-    h("a.brand", { href: "/", "data-link": "" }, "♣ ", t("ui.title")),
+    h("a.brand", { href: "/", "data-link": "", title: t("ui.title") }, "♣ ", h("span.brand-name", {}, t("ui.title"))),
     h("nav", {},
       h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
       h("a.rules-link", { href: rulesHref(), "data-link": "" }, t("nav.rules")),

@@ -6,6 +6,7 @@ import { drawLog, logHello } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 
+
 const RENDERERS = {
   slobberhannes: () => import("./games/slobberhannes.js"),
   doppelkopf: () => import("./games/doppelkopf.js"),
@@ -24,6 +25,17 @@ export class TableScreen {
     this.renderer = null;
     this.memory = {}; // what the renderer keeps between states (open dialogs …)
     this.clock = setInterval(() => this.tick(), 1000);
+    // The layout reserves a column for the game log (style.css, "the table screen").
+    this.root.classList.add("table-screen");
+    // Some places on the felt depend on the width: draw again when it changes.
+    this.resized = () => {
+      if (this.resizing) return;
+      this.resizing = requestAnimationFrame(() => {
+        this.resizing = null;
+        if (this.message?.view) this.render();
+      });
+    };
+    window.addEventListener("resize", this.resized);
     // A resume link (/t/ID#seat=N&token=T) moves a seat to another browser.
     const resume = new URLSearchParams(location.hash.slice(1));
     if (resume.get("token")) {
@@ -77,6 +89,9 @@ export class TableScreen {
   destroy() {
     this.closed = true;
     clearInterval(this.clock);
+    window.removeEventListener("resize", this.resized);
+    this.root.classList.remove("table-screen");
+    delete this.root.dataset.layout;
     this.renderer?.destroy?.(this.memory);
     delete this.root.dataset.version;
     delete this.root.dataset.sent;
@@ -96,7 +111,15 @@ export class TableScreen {
         forgetSeat(this.id);
         this.send({ type: "hello", lang });
       }
-      if (message.code !== "stale_version") toast(message.message, "error");
+      if (message.code === "stale_version") return; // the newer state follows
+      if (message.code !== "bad_token" && this.renderer && this.message?.view) {
+        // Why the action was refused, beside the hand or the buttons (felt.js whyLine),
+        // until the next state; a toast where the screen has no such line.
+        this.memory.why = { code: message.code, text: message.message, version: message.version ?? this.message.version, at: Date.now() };
+        this.render();
+        if (this.root.querySelector(".why")) return;
+      }
+      toast(message.message, "error");
     }
   }
 
@@ -132,6 +155,8 @@ export class TableScreen {
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);
+    // The viewport the screen was laid out for (a test resizes, then waits for this).
+    this.root.dataset.layout = `${window.innerWidth}x${window.innerHeight}`;
     this.tick();
   }
 

@@ -6,6 +6,7 @@
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
 import { explainDeal } from "../explain.js";
+import { bubbles, feltTrick, placeBubbles, seatPlace, shownTrick, timerNotice, whyLine } from "../felt.js";
 import { t } from "../i18n.js";
 
 const CARD = /^(10|[2-9JQKA])[CSHD]$/;
@@ -59,25 +60,33 @@ export function callText(call) {
 
 // -- the table ------------------------------------------------------------------
 
-// Seats clockwise from the viewer, who sits at the bottom.
-function position(view, seat, radiusX, radiusY) {
-  const me = view.seat ?? 0;
-  const k = (seat - me + view.players) % view.players;
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / view.players;
-  return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle) };
-}
-
 function cardBox(code, extra = {}) {
   return h("div.card-box", { html: cardSVG(code, cardLabel(code)), ...extra });
 }
 
-function trickCards(view, trick, radius) {
-  return trick.cards.map((code, i) => {
-    const seat = trick.seats[i];
-    const p = position(view, seat, radius, radius);
-    const winner = trick.winner === seat ? " winner" : "";
-    return h(`div.trick-card${winner}`, { style: { left: `${p.x}%`, top: `${p.y}%`, zIndex: String(i + 1) }, html: cardSVG(code, cardLabel(code)) });
-  });
+/** The trick on the felt: the one being played, or the completed one until the next lead. */
+function theTrick(view) {
+  const current = { ...view.trick, id: `${view.deal_number}:${view.tricks.length + 1}` };
+  let completed = null;
+  if (view.tricks.length) {
+    completed = { ...view.tricks[view.tricks.length - 1], id: `${view.deal_number}:${view.tricks.length}` };
+  } else {
+    // The last trick of the game before stays until this one's first card.
+    const prev = [...view.deals].reverse().find((d) => d.outcome === "played" && d.number === view.deal_number - 1);
+    if (prev?.tricks.length) completed = { ...prev.tricks[prev.tricks.length - 1], id: `${prev.number}:${prev.tricks.length}` };
+  }
+  return shownTrick(current, completed);
+}
+
+/** What the seats said this deal, for the speech bubbles: declarations, then announcements. */
+function saidItems(view) {
+  const items = view.declarations.map((d, i) => ({
+    key: `${view.deal_number}:d${i}`, seat: d.seat, text: d.call.startsWith("hochzeit") ? t("dk.call.hochzeit") : callText(d.call), kind: d.call === "pass" ? "plain" : "declared",
+  }));
+  view.announcements.forEach((a, i) => items.push({
+    key: `${view.deal_number}:a${i}:${a.word}`, seat: a.seat, text: `${wordName(a.word)}!`, kind: `dk-${a.party}`,
+  }));
+  return items;
 }
 
 function spoken(view, seat) {
@@ -88,7 +97,7 @@ function spoken(view, seat) {
 
 function seatBox(view, table, seat) {
   const info = table.seats[seat];
-  const p = position(view, seat, NARROW.matches ? 35 : 40, 40);
+  const p = seatPlace(view, seat, NARROW.matches ? 35 : 40, 40);
   const out = !view.playing.includes(seat);
   const classes = ["seat"];
   if (view.to_move === seat) classes.push("to-move");
@@ -396,9 +405,10 @@ function handRow(view, ctx) {
     }
     const playable = myTurn && view.phase === "play" && legal.has(code);
     const cls = playable ? ".playable" : myTurn && view.phase === "play" ? ".blocked" : "";
+    // A card you may not play is not disabled: a click asks the table, which says why.
     cards.push(h(`button.hand-card${cls}${trump}`, {
       html: cardSVG(code, cardLabel(code)),
-      disabled: !playable,
+      "aria-disabled": playable ? null : "true",
       title: playable ? t("ui.play_card", { card: cardLabel(code) }) : cardLabel(code),
       onclick: () => ctx.act(code),
     }));
@@ -574,10 +584,12 @@ export function render(root, message, ctx) {
   }
   memory.played = played.length;
 
-  const felt = h("div.felt.dk-felt", {},
+  timerNotice(message, memory, t("ui.timer_played"));
+  const felt = h(`div.felt.dk-felt.players-${view.players}`, {},
     [...Array(view.players).keys()].map((s) => seatBox(view, table, s)),
     // A completed trick stays on the felt (its winner marked) until the next card is led.
-    h("div.trick", {}, trickCards(view, view.trick.cards.length || !view.tricks.length ? view.trick : view.tricks[view.tricks.length - 1], 16)));
+    feltTrick(view, theTrick(view), memory));
+  placeBubbles(felt, bubbles(view, saidItems(view), memory));
 
   const mine = view.seat !== null && view.to_move === view.seat && !view.over;
   // When the session is over the result box says so; no status line repeats it.
@@ -610,7 +622,8 @@ export function render(root, message, ctx) {
   // The deal and its phase on the root, for whoever watches the page (tools, tests).
   root.replaceChildren(h("div.game.dk-game", { "data-deal": view.deal_number, "data-phase": view.phase },
     h("div.main", {}, resultBox(view, table), status, gameLine(view, table), redealNotice(view, table), felt,
-      openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
+      // Why an action was refused floats above the buttons, not over them.
+      whyLine(memory, message.version), openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
     side,
     memory.review ? reviewDialog(view, table, ctx) : memory.summary ? summaryDialog(view, table, ctx) : null));
 }

@@ -8,6 +8,7 @@
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
+import { whyLine } from "../felt.js";
 import { t } from "../i18n.js";
 
 let styled = false;
@@ -432,7 +433,7 @@ export function render(root, message, ctx) {
     h("p#banner.muted"));
 
   root.replaceChildren(h(`div.game.sj-game${isSnap(view) ? ".snap" : ""}`, {},
-    h("div.main", {}, resultBox(view), status, news, felt, controls(view, ctx)),
+    h("div.main", {}, resultBox(view), status, news, felt, whyLine(memory, message.version), controls(view, ctx)),
     side));
   updateCountdown(memory);
 }

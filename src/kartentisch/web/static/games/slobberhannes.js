@@ -6,6 +6,7 @@
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
 import { explainDeal } from "../explain.js";
+import { bubbles, feltTrick, placeBubbles, seatPlace, shownTrick, timerNotice, whyLine } from "../felt.js";
 import { t } from "../i18n.js";
 
 function nameOf(view, table, seat) {
@@ -13,30 +14,26 @@ function nameOf(view, table, seat) {
   return seat === view.seat ? `${name} (${t("ui.you")})` : name;
 }
 
-// Seats clockwise from the viewer, who sits at the bottom: left, top, right.
-function position(view, seat, radiusX, radiusY) {
-  const me = view.seat ?? 0;
-  const k = (seat - me + view.players) % view.players;
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / view.players;
-  return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle) };
-}
-
 function cardBox(code, extra = {}) {
   return h("div.card-box", { html: cardSVG(code, cardLabel(code)), ...extra });
 }
 
-function trickCards(view, trick, radius) {
-  return trick.cards.map((code, i) => {
-    const seat = trick.seats[i];
-    const p = position(view, seat, radius, radius);
-    const winner = trick.winner === seat ? " winner" : "";
-    return h(`div.trick-card${winner}`, { style: { left: `${p.x}%`, top: `${p.y}%`, zIndex: String(i + 1) }, html: cardSVG(code, cardLabel(code)) });
-  });
+/** The trick on the felt: the one being played, or the completed one until the next lead. */
+function theTrick(view) {
+  const current = { ...view.trick, id: `${view.deal_number}:${view.trick_number}` };
+  const last = view.last_trick;
+  let completed = null;
+  if (last && !view.trick.cards.length) {
+    // From this deal (the trick before the current one), or the last of the deal before.
+    const id = view.trick_number > 1 ? `${view.deal_number}:${view.trick_number - 1}` : `${view.deal_number - 1}:${view.tricks_per_deal}`;
+    completed = { ...last, id };
+  }
+  return shownTrick(current, completed);
 }
 
 function seatBox(view, table, seat) {
   const info = table.seats[seat];
-  const p = position(view, seat, 40, 40);
+  const p = seatPlace(view, seat);
   const classes = ["seat"];
   if (view.to_move === seat) classes.push("to-move");
   if (seat === view.seat) classes.push("me");
@@ -71,9 +68,10 @@ function handRow(view, ctx) {
   const cards = view.hand.map((code) => {
     const playable = myTurn && legal.has(code);
     const cls = playable ? "hand-card.playable" : myTurn ? "hand-card.blocked" : "hand-card";
+    // A card you may not play is not disabled: a click asks the table, which says why.
     return h(`button.${cls}`, {
       html: cardSVG(code, cardLabel(code)),
-      disabled: !playable,
+      "aria-disabled": playable ? null : "true",
       title: playable ? t("ui.play_card", { card: cardLabel(code) }) : cardLabel(code),
       onclick: () => ctx.act(code),
     });
@@ -235,12 +233,15 @@ export function render(root, message, ctx) {
   const cutting = Boolean(view.cut);
   const myCut = cutting && view.cut.seat === view.seat;
   const cutControls = myCut && !view.over ? cutBar(view, ctx) : null;
-  const felt = h("div.felt", {},
+  timerNotice(message, memory, t("ui.timer_played"));
+  const felt = h(`div.felt.players-${view.players}`, {},
     [...Array(view.players).keys()].map((s) => seatBox(view, table, s)),
-    cutting ? cutDeck(view, myCut ? memory.cut : null) : h("div.trick", {}, trickCards(view, view.trick, 16)),
+    cutting ? cutDeck(view, myCut ? memory.cut : null) : feltTrick(view, theTrick(view), memory),
     h("div.felt-info", {}, cutting ? t("cut.deal", { deal: view.deal_number })
       : t("ui.deal_trick", { deal: view.deal_number, trick: Math.min(view.trick_number, view.tricks_per_deal), total: view.tricks_per_deal }),
     cutNote(view, table)));
+
+  placeBubbles(felt, bubbles(view, [], memory));
 
   const status = h(`div.status${view.to_move === view.seat && view.seat !== null ? ".mine" : ""}`, { role: "status" },
     h("span", {}, statusLine(view, table)), " ", h("span.timer"));
@@ -260,7 +261,7 @@ export function render(root, message, ctx) {
     h("p#banner.muted"));
 
   root.replaceChildren(h("div.game", {},
-    h("div.main", {}, resultBox(view, table), status, felt, cutControls, handRow(view, ctx)),
+    h("div.main", {}, resultBox(view, table), status, felt, whyLine(memory, message.version), cutControls, handRow(view, ctx)),
     side,
     memory.review ? reviewDialog(view, table, ctx) : memory.dealOver ? dealOverDialog(view, table, ctx) : null));
 }
