@@ -269,7 +269,8 @@ def test_options_presets_and_the_lobby_description() -> None:
         IRISH.normalize_options({"call": True}, seats=3)
     description = SLAPJACK.describe()
     assert description["realtime"] is True
-    assert description["bot_levels"] == ["easy", "normal", "hard"]
+    assert description["bot_levels"] == ["beginner", "casual", "club", "fast", "expert"]
+    assert description["default_bot_level"] == "club"
     assert IRISH.describe()["name"] == "irish-snap"
 
 
@@ -327,7 +328,7 @@ def test_the_human_slaps_a_jack_and_wins_the_pile(
         ann.send({"type": "start"})
         state = ann.state(lambda s: s["view"] is not None)
         assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
-        assert state["table"]["seats"][1]["level"] == "normal"
+        assert state["table"]["seats"][1]["level"] == "club"
         view = state["view"]
         assert view["to_move"] == 0 and view["legal"] == ["turn"] and view["top"] is None
         assert state["live"]["turn_due"] == 2500  # a card not turned in time is turned for you

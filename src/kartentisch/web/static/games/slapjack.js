@@ -296,13 +296,32 @@ function playersTable(view, table) {
   return h("table.sj-players", {}, h("tbody", {}, rows));
 }
 
-function logList(view) {
+// Your own slaps the server refused as too late (live.refused): the pile had been
+// taken, or the card had gone. They are no game events, so they come with the state.
+const REFUSED = {
+  empty_pile: "sj.ev.refused_late",
+  stale_card: "sj.ev.refused_stale",
+};
+
+function refusedText(view, r) {
+  const name = nameOf(view, view.seat);
+  if (r.rule === "empty_pile" && r.late_ms !== null && r.late_ms !== undefined) {
+    return t(REFUSED.empty_pile, { name, ms: r.late_ms });
+  }
+  return t(REFUSED.stale_card, { name });
+}
+
+function logList(view, live) {
+  const own = view.seat === null || view.seat === undefined ? [] : (live.refused || []);
   const items = view.events
-    .map((e) => ({ e, text: eventText(view, e) }))
+    .map((e) => ({ e, t: e.t, text: eventText(view, e), tone: tone(view, e), refused: false }))
+    .concat(own.map((r) => ({ e: r, t: r.t, text: refusedText(view, r), tone: "bad", refused: true })))
     .filter((item) => item.text)
+    .sort((a, b) => a.t - b.t)
     .slice(-10)
     .reverse()
-    .map(({ e, text }) => h(`li.${tone(view, e) || "plain"}`, {}, h("span.sj-time", {}, `${(e.t / 1000).toFixed(1)}s`), " ", text));
+    .map(({ t: ms, text, tone: kind, refused }) => h(`li.${kind || "plain"}${refused ? ".refused" : ""}`, {},
+      h("span.sj-time", {}, `${(ms / 1000).toFixed(1)}s`), " ", text));
   return h("ol.sj-log", {}, items);
 }
 
@@ -424,7 +443,7 @@ export function render(root, message, ctx) {
     h("h3", {}, t("sj.players")),
     playersTable(view, table),
     h("h3", {}, t("sj.log")),
-    logList(view),
+    logList(view, live),
     help,
     rtt,
     view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
