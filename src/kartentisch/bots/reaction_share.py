@@ -188,6 +188,7 @@ class _Table:
         #: Cards turned in this game; the run stops at ``wanted`` contested slaps.
         self.cards = 0
         self.wanted = wanted
+        self.deadline_at: int | None = None
 
     # -- the queue -------------------------------------------------------------
 
@@ -236,8 +237,12 @@ class _Table:
         self.result.games += 1
 
     def _deadline(self) -> int | None:
+        """When time alone changes the game (an Irish Snap time-out), plus the window."""
+        return self.deadline_at
+
+    def _find_deadline(self) -> int | None:
         engine = self.engine
-        if engine.is_over or not isinstance(engine, IrishSnapGame):
+        if engine.is_over or not isinstance(engine, IrishSnapGame) or not engine.match_open:
             return None
         deadline = engine.observation(0).deadline
         return None if deadline is None else deadline + self.referee.max_rtt_ms + 1
@@ -314,6 +319,7 @@ class _Table:
         if not engine.is_over:
             self._count(engine.advance(referee.safe_time(self.now)))
         self._track()
+        self.deadline_at = self._find_deadline()  # only a tick changes the game
 
     def _count(self, events: Sequence[object]) -> None:
         result = self.result

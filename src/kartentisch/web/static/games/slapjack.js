@@ -8,7 +8,7 @@
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 
 let styled = false;
 
@@ -311,6 +311,12 @@ function refusedText(view, r) {
   return t(REFUSED.stale_card, { name });
 }
 
+/** A log line's game time in seconds, written the page language's way ("12,3 s"). */
+function logTime(ms) {
+  const seconds = (ms / 1000).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return t("sj.log_time", { s: seconds });
+}
+
 function logList(view, live) {
   const own = view.seat === null || view.seat === undefined ? [] : (live.refused || []);
   const items = view.events
@@ -321,7 +327,7 @@ function logList(view, live) {
     .slice(-10)
     .reverse()
     .map(({ t: ms, text, tone: kind, refused }) => h(`li.${kind || "plain"}${refused ? ".refused" : ""}`, {},
-      h("span.sj-time", {}, `${(ms / 1000).toFixed(1)}s`), " ", text));
+      h("span.sj-time", {}, logTime(ms)), " ", text));
   return h("ol.sj-log", {}, items);
 }
 
