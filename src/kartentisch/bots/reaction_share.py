@@ -128,7 +128,7 @@ def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of ``k`` successes in ``n`` trials.
 
     >>> [round(x, 3) for x in wilson_interval(25, 100)]
-    [0.174, 0.345]
+    [0.175, 0.343]
     """
     if n <= 0:
         raise ValueError("an interval needs at least one trial")
