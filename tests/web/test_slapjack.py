@@ -269,7 +269,8 @@ def test_options_presets_and_the_lobby_description() -> None:
         IRISH.normalize_options({"call": True}, seats=3)
     description = SLAPJACK.describe()
     assert description["realtime"] is True
-    assert description["bot_levels"] == ["easy", "normal", "hard"]
+    assert description["bot_levels"] == ["beginner", "casual", "club", "fast", "expert"]
+    assert description["default_bot_level"] == "club"
     assert IRISH.describe()["name"] == "irish-snap"
 
 
@@ -327,7 +328,7 @@ def test_the_human_slaps_a_jack_and_wins_the_pile(
         ann.send({"type": "start"})
         state = ann.state(lambda s: s["view"] is not None)
         assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
-        assert state["table"]["seats"][1]["level"] == "normal"
+        assert state["table"]["seats"][1]["level"] == "club"
         view = state["view"]
         assert view["to_move"] == 0 and view["legal"] == ["turn"] and view["top"] is None
         assert state["live"]["turn_due"] == 2500  # a card not turned in time is turned for you
@@ -587,3 +588,94 @@ def test_a_whole_game_of_bots_reaches_its_end(
         assert replayed.options == SlapjackOptions(players=3)
     else:
         assert replayed.options == IrishSnapOptions(players=3)
+
+
+# -- feedback on a person's own slaps (the log) ----------------------------------------
+
+
+def test_a_late_slap_is_told_with_how_late_it_was_and_kept_for_the_log(
+    manual: tuple[TestClient, ManualTableClock],
+) -> None:
+    client, clock = manual
+    seed = seed_where(lambda mover, card: mover == 0 and card.rank == Rank.JACK)
+    created, _ = open_table(client, "slapjack", [{"kind": "you"}, {"kind": "open"}], seed)
+    joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
+    url = f"/ws/tables/{created['id']}"
+    with client.websocket_connect(url) as ws_ann, client.websocket_connect(url) as ws_bob:
+        ann, bob = Reader(ws_ann), Reader(ws_bob)
+        ann.hello(created["token"], lang="de")
+        bob.hello(joined["token"])
+        ann.pong(ann.wait("ping"))  # both lines: 0 ms
+        bob.pong(bob.wait("ping"))
+        ann.act("turn", 0)
+        clock.advance_to(WINDOW + 1)
+        jack = bob.state(top_is(lambda card: card.startswith("J")))
+        shown = jack["live"]["shown_at"]
+        # Bob slaps 250 ms after the jack appeared and wins the pile.
+        clock.advance_to(shown + 250)
+        bob.act("slap", jack["version"])
+        clock.advance_to(shown + 250 + WINDOW + 1)
+        ann.state(has_event("pile_won", seat=1))
+        # Ann's slap comes 250 ms after Bob's: past the 200 ms of a harmless late slap.
+        # It is refused when the referee releases it, and she is told how late it was.
+        clock.advance_to(shown + 500)
+        ann.act("slap", jack["version"])
+        clock.advance_to(shown + 500 + WINDOW + 1)
+        error = ann.wait("error")
+        assert error["code"] == "empty_pile" and error["late_ms"] == 250 and error["by"] == 1
+        assert error["message"] == catalog("de")["error.late_slap"].format(ms=250)
+        state = ann.state(lambda s: bool(s["live"]["refused"]))
+        assert state["live"]["refused"] == [
+            {"t": shown + 500, "rule": "empty_pile", "late_ms": 250, "by": 1}
+        ]
+        assert "late_slap" not in event_types(state)  # no game event: it never happened
+        # Once the next card is on top, a slap on the jack refers to a card that has gone.
+        clock.advance_to(shown + 1400)
+        ann.act("turn", state["version"])
+        clock.advance_to(shown + 1400 + WINDOW + 1)
+        ann.state(lambda s: s["version"] == 3)
+        ann.send({"type": "act", "action": "slap", "version": jack["version"]})
+        error = ann.wait("error")
+        assert error["code"] == "stale_card" and error["late_ms"] is None
+        assert error["message"] == catalog("de")["error.stale_card"]
+        refused = ann.state(lambda s: len(s["live"]["refused"]) == 2)["live"]["refused"]
+        assert [(r["rule"], r["late_ms"]) for r in refused] == [
+            ("empty_pile", 250),
+            ("stale_card", None),
+        ]
+        # Only Ann's own refusals are hers to see; nothing was stored.
+        bob.sync()
+        assert bob.last_state is not None and bob.last_state["live"]["refused"] == []
+        assert [text for _, text in stored(client, created["id"])] == [
+            "0 s0 turn",
+            f"{shown + 250} s1 slap",
+            f"{shown + 1400} s0 turn",
+        ]
+
+
+def test_a_slap_within_the_late_time_is_a_late_slap_event_of_the_person(
+    manual: tuple[TestClient, ManualTableClock],
+) -> None:
+    client, clock = manual
+    seed = seed_where(lambda mover, card: mover == 0 and card.rank == Rank.JACK)
+    created, _ = open_table(client, "slapjack", [{"kind": "you"}, {"kind": "open"}], seed)
+    joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bob"}).json()
+    url = f"/ws/tables/{created['id']}"
+    with client.websocket_connect(url) as ws_ann, client.websocket_connect(url) as ws_bob:
+        ann, bob = Reader(ws_ann), Reader(ws_bob)
+        ann.hello(created["token"])
+        bob.hello(joined["token"])
+        ann.pong(ann.wait("ping"))
+        bob.pong(bob.wait("ping"))
+        ann.act("turn", 0)
+        clock.advance_to(WINDOW + 1)
+        jack = bob.state(top_is(lambda card: card.startswith("J")))
+        shown = jack["live"]["shown_at"]
+        clock.advance_to(shown + 250)
+        bob.act("slap", jack["version"])
+        clock.advance_to(shown + 350)  # 100 ms after Bob: a harmless late slap
+        ann.act("slap", jack["version"])
+        clock.advance_to(shown + 350 + WINDOW + 1)
+        state = ann.state(has_event("late_slap", seat=0))
+        assert state["live"]["refused"] == []
+        assert has_event("pile_won", seat=1)(state)

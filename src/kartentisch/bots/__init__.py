@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from kartentisch.errors import KartentischError
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "LEVEL_ALIASES", "Bot", "RandomBot", "canonical_level", "make_bot"]
 
 
 class Bot(Protocol):
@@ -45,9 +45,31 @@ class RandomBot:
 LEVELS: dict[str, tuple[str, ...]] = {
     "slobberhannes": ("random", "heuristic", "strong"),
     "doppelkopf": ("random", "heuristic", "strong"),
-    "slapjack": ("easy", "normal", "hard"),
-    "irish-snap": ("easy", "normal", "hard"),
+    "slapjack": ("beginner", "casual", "club", "fast", "expert"),
+    "irish-snap": ("beginner", "casual", "club", "fast", "expert"),
 }
+#: Old level names still accepted (stored tables and records name them), by game.
+LEVEL_ALIASES: dict[str, dict[str, str]] = {
+    "slapjack": {"easy": "beginner", "normal": "club", "hard": "expert"},
+    "irish-snap": {"easy": "beginner", "normal": "club", "hard": "expert"},
+}
+
+
+def canonical_level(game: str, level: str) -> str:
+    """The level ``level`` names for ``game`` (an old name is an alias); refuses unknown ones.
+
+    >>> canonical_level("slapjack", "normal"), canonical_level("doppelkopf", "strong")
+    ('club', 'strong')
+    """
+    levels = LEVELS.get(game)
+    if levels is None:
+        raise KartentischError(f"no bots for game {game!r}")
+    level = LEVEL_ALIASES.get(game, {}).get(level, level)
+    if level not in levels:
+        raise KartentischError(
+            f"unknown bot level {level!r} for {game}: choose one of {', '.join(levels)}"
+        )
+    return level
 
 
 def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> Bot:
@@ -56,13 +78,7 @@ def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> 
     >>> make_bot("slobberhannes", "heuristic", 1).name
     'heuristic'
     """
-    levels = LEVELS.get(game)
-    if levels is None:
-        raise KartentischError(f"no bots for game {game!r}")
-    if level not in levels:
-        raise KartentischError(
-            f"unknown bot level {level!r} for {game}: choose one of {', '.join(levels)}"
-        )
+    level = canonical_level(game, level)
     if game in ("slapjack", "irish-snap"):
         from kartentisch.bots.reaction import ReactionBot
 

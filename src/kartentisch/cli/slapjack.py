@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
-from kartentisch.bots.reaction import LEVELS, ReactionBot
+from kartentisch.bots.reaction import ALIASES, DEFAULT_LEVEL, LEVELS, ReactionBot
 from kartentisch.cards import Card, Rank, Suit
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
@@ -490,7 +490,10 @@ def add_play_arguments(parser: argparse.ArgumentParser, game: str = "slapjack") 
         help="2 to 10 (default 4)",
     )
     parser.add_argument(
-        "--bots", choices=LEVELS, default="normal", help="bot level: easy, normal, hard"
+        "--bots",
+        choices=[*LEVELS, *ALIASES],
+        default=DEFAULT_LEVEL,
+        help=f"bot level: {', '.join(LEVELS)} (default {DEFAULT_LEVEL}, the median person)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
     parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")

@@ -148,6 +148,9 @@ class RealtimeTableGame(TableGame, Protocol):
     def advance(self, t: int) -> list[Any]:
         """Let game time run to ``t``; return the events that time alone caused."""
 
+    def last_taken(self) -> tuple[int, int] | None:
+        """When (game time) and by whom the pile was last taken, won or shared; None if never."""
+
 
 class TableGameType(Protocol):
     """A game's factory and what the lobby shows about it."""

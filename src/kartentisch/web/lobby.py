@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,10 @@ def parse_new_table(body: Any) -> NewTable:
         level = item.get("level")
         if item["kind"] == "bot":
             level = level if level is not None else kind.default_bot_level
+            # An old level name (slap games) stands for its new level.
+            aliases: Mapping[str, str] = getattr(kind, "bot_level_aliases", {})
+            if isinstance(level, str) and level in aliases:
+                level = aliases[level]
             if level not in kind.bot_levels:
                 raise TableError("bad_level", level=str(level)[:40])
         seats.append(SeatRequest(item["kind"], level if item["kind"] == "bot" else None))

@@ -44,6 +44,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -71,6 +72,8 @@ log = logging.getLogger("kartentisch.web")
 
 #: A bot task looks at the table at least this often (game ms), to notice the grace time.
 BOT_RECHECK_MS = 1000
+#: How many of a seat's own refused slaps its state messages carry (``live.refused``).
+REFUSED_KEPT = 5
 
 
 class TableClock(Protocol):
@@ -153,6 +156,7 @@ class _Pending:
     key: int
     conn: Connection | None
     auto: bool = False
+    kind: ActionType = "turn"
     #: Who made it (``person``, ``bot``, ``standin``, ``timer``), stored with it.
     by: str = "person"
 
@@ -181,6 +185,8 @@ class RealtimeRunner:
         self._slot_since = now
         self._auto_sent = False
         self._stopped = False
+        #: Each seat's own refused slaps (too late, the card gone), newest last.
+        self._refused: dict[int, deque[dict[str, Any]]] = {}
 
     # -- facts ----------------------------------------------------------------
 
@@ -214,6 +220,7 @@ class RealtimeRunner:
             "auto_turn_ms": self.settings.auto_turn_ms,
             "window_ms": self.referee.max_rtt_ms,
             "rtt": self.referee.rtt(seat, now) if seat is not None else None,
+            "refused": list(self._refused.get(seat, ())) if seat is not None else [],
         }
 
     # -- lifecycle ------------------------------------------------------------
@@ -273,7 +280,11 @@ class RealtimeRunner:
         lang = conn.lang
         game = self.game
         key = game.pile_key(act.version)
+        slap = act.action.strip().lower() in ("slap", "slap!")
         if key is None or key != game.pile_key():
+            if slap and key is not None:
+                self._refused_slap(seat, "stale_card", self._corrected(seat), conn)
+                return
             conn.error("stale_card", translate(lang, "error.stale_card"), version=game.version)
             if key is None:
                 conn.send(self.table.state_message(seat))
@@ -281,6 +292,9 @@ class RealtimeRunner:
         try:
             kind, call = game.precheck(seat, act.action)
         except IllegalActionError as exc:
+            if slap and exc.rule == "empty_pile":
+                self._refused_slap(seat, "empty_pile", self._corrected(seat), conn)
+                return
             conn.error(exc.rule, refusal(exc, lang), version=game.version)
             return
         if not self._submit(seat, kind, call, key, conn):
@@ -303,17 +317,55 @@ class RealtimeRunner:
         arrival = self.referee.submit(seat, kind, self.now(), call=call, local=local)
         if arrival is None:
             return False
-        self._pending[arrival.seq] = _Pending(seat, key, conn, auto, by)
+        self._pending[arrival.seq] = _Pending(seat, key, conn, auto, kind, by)
         self._wake.set()
         return True
 
-    def _refuse(self, pending: _Pending | None, error: IllegalActionError) -> None:
+    def _corrected(self, seat: int) -> int:
+        """The game time a slap arriving now from ``seat`` is judged at (as the referee will)."""
+        now = self.now()
+        return max(0, now - self.referee.correction(seat, now))
+
+    def _refused_slap(self, seat: int, rule: str, t: int, conn: Connection | None) -> None:
+        """A person's slap came too late: the pile was taken (``empty_pile``) or the card
+        had gone (``stale_card``). Tell them why and how late, and keep it for their log."""
+        note: dict[str, Any] = {"t": t, "rule": rule, "late_ms": None, "by": None}
+        taken = self.game.last_taken()
+        if taken is not None and rule == "empty_pile":
+            note["late_ms"] = max(0, t - taken[0])
+            note["by"] = taken[1]
+        notes = self._refused.setdefault(seat, deque(maxlen=REFUSED_KEPT))
+        notes.append(note)
+        if conn is None or conn.dropped:
+            return
+        lang, version = conn.lang, self.game.version
+        if note["late_ms"] is not None:
+            text = translate(lang, "error.late_slap", ms=note["late_ms"])
+        elif rule == "stale_card":
+            text = translate(lang, "error.stale_card")
+        else:
+            text = refusal(IllegalActionError(rule, rule), lang)
+        conn.error(rule, text, version=version, late_ms=note["late_ms"], by=note["by"])
+        # The page logs the refusal from its state (``live.refused``): send it one now.
+        conn.send(self.table.state_message(seat))
+
+    def _refuse(
+        self, pending: _Pending | None, error: IllegalActionError, t: int | None = None
+    ) -> None:
         if pending is None:
             return
         if pending.auto:
             self._auto_sent = False
             self._slot_since = self.now()
         conn = pending.conn
+        if (
+            conn is not None
+            and pending.kind == "slap"
+            and error.rule in ("empty_pile", "stale_card")
+            and t is not None
+        ):
+            self._refused_slap(pending.seat, error.rule, t, conn)
+            return
         if conn is None or conn.dropped:
             return
         version = self.game.version
@@ -375,13 +427,14 @@ class RealtimeRunner:
                 self._refuse(pending, IllegalActionError("game_over", "the game is over"))
                 continue
             if pending is not None and pending.key != game.pile_key():
-                self._refuse(pending, IllegalActionError("stale_card", "the card has gone"))
+                stale = IllegalActionError("stale_card", "the card has gone")
+                self._refuse(pending, stale, action.t)
                 continue
             text = "turn" if action.type == "turn" else "slap!" if action.call else "slap"
             try:
                 game.apply_timed(action.seat, text, action.t)
             except IllegalActionError as exc:
-                self._refuse(pending, exc)
+                self._refuse(pending, exc, action.t)
                 continue
             changed = True
             if not self._store(pending) and self.table.withdrawn:

@@ -39,7 +39,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from kartentisch.bots.reaction import LEVELS
+from kartentisch.bots.reaction import ALIASES, DEFAULT_LEVEL, LEVELS
 from kartentisch.cards import Card, Rank
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError, NotationError, OptionError
@@ -47,9 +47,13 @@ from kartentisch.games.irish_snap.engine import (
     IrishSnapGame,
     IrishSnapObservation,
     IrishSnapOptions,
+    PileTaken,
 )
 from kartentisch.games.slapjack.engine import (
     CardGiven,
+    PileSplit,
+    PileTurnedOver,
+    PileWon,
     SlapjackGame,
     SlapjackObservation,
     SlapjackOptions,
@@ -245,6 +249,19 @@ class SlapTable:
             return []
         return self.engine.advance(t)
 
+    def last_taken(self) -> tuple[int, int] | None:
+        """When (game time) and by whom the pile was last taken: won (Slapjack), shared
+        after a mistake (the offender's seat) or taken (Irish Snap); None if never yet.
+
+        A slap refused on the empty pile came this long after it (docs/web-protocol.md).
+        """
+        for event in reversed(self.engine.events):
+            if isinstance(event, PileWon | PileSplit | PileTaken):
+                return event.t, event.seat
+            if isinstance(event, PileTurnedOver):
+                return None  # the pile was turned over: nothing was taken since
+        return None
+
     def act(self, seat: int, text: str) -> None:
         """Apply a stored action (``"1250 s2 turn"``), or a bare ``turn``/``slap``/``slap!``
         at the engine's clock (the turn-based path; the web table uses the referee)."""
@@ -321,7 +338,9 @@ class SlapTableType:
     min_seats = 2
     max_seats = 8
     bot_levels: tuple[str, ...] = LEVELS
-    default_bot_level = "normal"
+    default_bot_level = DEFAULT_LEVEL
+    #: Old level names (stored tables name them) and the levels they stand for.
+    bot_level_aliases: Mapping[str, str] = ALIASES
 
     def __init__(
         self,

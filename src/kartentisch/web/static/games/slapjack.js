@@ -9,7 +9,7 @@
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
 import { whyLine } from "../felt.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 
 let styled = false;
 
@@ -297,13 +297,38 @@ function playersTable(view, table) {
   return h("table.sj-players", {}, h("tbody", {}, rows));
 }
 
-function logList(view) {
+// Your own slaps the server refused as too late (live.refused): the pile had been
+// taken, or the card had gone. They are no game events, so they come with the state.
+const REFUSED = {
+  empty_pile: "sj.ev.refused_late",
+  stale_card: "sj.ev.refused_stale",
+};
+
+function refusedText(view, r) {
+  const name = nameOf(view, view.seat);
+  if (r.rule === "empty_pile" && r.late_ms !== null && r.late_ms !== undefined) {
+    return t(REFUSED.empty_pile, { name, ms: r.late_ms });
+  }
+  return t(REFUSED.stale_card, { name });
+}
+
+/** A log line's game time in seconds, written the page language's way ("12,3 s"). */
+function logTime(ms) {
+  const seconds = (ms / 1000).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return t("sj.log_time", { s: seconds });
+}
+
+function logList(view, live) {
+  const own = view.seat === null || view.seat === undefined ? [] : (live.refused || []);
   const items = view.events
-    .map((e) => ({ e, text: eventText(view, e) }))
+    .map((e) => ({ e, t: e.t, text: eventText(view, e), tone: tone(view, e), refused: false }))
+    .concat(own.map((r) => ({ e: r, t: r.t, text: refusedText(view, r), tone: "bad", refused: true })))
     .filter((item) => item.text)
+    .sort((a, b) => a.t - b.t)
     .slice(-10)
     .reverse()
-    .map(({ e, text }) => h(`li.${tone(view, e) || "plain"}`, {}, h("span.sj-time", {}, `${(e.t / 1000).toFixed(1)}s`), " ", text));
+    .map(({ t: ms, text, tone: kind, refused }) => h(`li.${kind || "plain"}${refused ? ".refused" : ""}`, {},
+      h("span.sj-time", {}, logTime(ms)), " ", text));
   return h("ol.sj-log", {}, items);
 }
 
@@ -425,7 +450,7 @@ export function render(root, message, ctx) {
     h("h3", {}, t("sj.players")),
     playersTable(view, table),
     h("h3", {}, t("sj.log")),
-    logList(view),
+    logList(view, live),
     help,
     rtt,
     view.over ? h("a.button.small", { href: `/api/tables/${ctx.tableId}/record`, download: "" }, t("ui.download_record")) : null,
