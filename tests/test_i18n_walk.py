@@ -38,7 +38,7 @@ SHARED_WORDS = frozenset(
     {
         "Re", "Kontra", "schwarz", "Augen", "Bock", "Armut", "Hochzeit", "Scharfe",
         "ouvert", "Solo", "Kartentisch", "Bot", "Chips", "normal", "Standard", "Hoyle",
-        "Enter", "M", "K", "A", "T", "C",
+        "Enter", "M", "K", "A", "T", "C", "s",
     }
 )  # fmt: skip
 #: Keys whose text is input notation (what a player types), the same in every language.
