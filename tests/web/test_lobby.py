@@ -158,8 +158,8 @@ async def test_rules_in_every_language(http: httpx.AsyncClient, lang: str) -> No
         assert response.status_code == 200 and "<h" in response.text, game
 
 
-#: Games whose web rules page is checked for command-line flags (all of them, in time).
-WEB_RULES_GAMES = ("slobberhannes", "doppelkopf")
+#: Every game's web rules page is checked for command-line flags.
+WEB_RULES_GAMES = ("slobberhannes", "doppelkopf", "slapjack", "irish-snap")
 
 
 @pytest.mark.parametrize("lang", ["de", "en", "ru"])
