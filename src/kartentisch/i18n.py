@@ -182,8 +182,9 @@ def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:
             with contextlib.suppress(TypeError, ValueError):
                 fields["suit"] = suit_label(int(fields["suit"]))
         if error.action is not None:
-            action = error.action
-            fields.setdefault("card", getattr(action, "symbol", str(action)))
+            fields.setdefault("card", card_text(lang, error.action))
+        elif "card" in fields:
+            fields["card"] = card_text(lang, fields["card"])
         try:
             return t(lang, key, **fields)
         except (KeyError, IndexError, ValueError):
