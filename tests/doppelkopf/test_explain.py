@@ -103,7 +103,8 @@ def test_ddv_game() -> None:
         "Announced Re (Ann, Cy): +2 for Re",
         "Announced no 90 (Ann, Cy): +1 for Re",
         "No extra points.",
-        "Re +5 each, Kontra −5 each.",
+        "Re +5 each, Kontra −5 each: under the DDV rules both parties score the value, the"
+        " losers negative.",
     ]
 
 
@@ -115,7 +116,8 @@ def test_ddv_kontra_wins_against_the_old_ones() -> None:
         "Gewonnen: +1 für Kontra",
         "Ansage Kontra (Ben): +2 für Kontra",
         "Gegen die Alten für Kontra: +1",
-        "Re je −4, Kontra je +4.",
+        "Re je −4, Kontra je +4: nach den DDV-Regeln schreiben beide Parteien den Wert,"
+        " die Verlierer negativ.",
     ]
 
 
@@ -227,3 +229,23 @@ def test_the_explanation_adds_up_on_random_games(rules: str, players: int, seed:
         plain = [a for a in legal if str(a) == "pass"]
         match.apply(plain[0] if plain and rng.random() < 0.7 else rng.choice(legal))
     assert scored == 25
+
+
+def test_100_miese_in_the_summary() -> None:
+    from kartentisch.games.doppelkopf.record import summarize
+
+    match = DoppelkopfMatch({"kings_redeal": 5}, seats=NAMES[:4], seed=2, start=False)
+    for _ in range(3):  # the same dealer's deal is thrown in three times
+        deal = match.start_deal(hands_with({0: "KC KC KS KS KH"}))
+        while not deal.is_over:
+            legal = match.legal_actions()
+            redeal = [a for a in legal if str(a) == "redeal"]
+            match.apply(redeal[0] if redeal else next(a for a in legal if str(a) == "pass"))
+    summary = summarize(match)
+    assert [d["outcome"] for d in summary["deals"]] == ["redeal"] * 3
+    (miese,) = [row for row in summary["sheet"] if row["kind"] == "miese"]
+    dealer = NAMES[miese["dealer"]]
+    assert render_lines("de", miese["explain"], NAMES) == [
+        f"{dealer}: 100 Miese — dreimal hintereinander vergeben."
+    ]
+    assert miese["points"][miese["dealer"]] == -100
