@@ -225,28 +225,32 @@ _COURT: Final = ("J", "Q", "K", "A")
 
 
 def card_input(lang: str, text: str) -> str:
-    """What a player typed, with a card written in ``lang``'s letters turned into the
-    notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
-    Russian); everything else as it is. The notation's own letters are always read.
+    """What a player typed, with the cards written in ``lang``'s letters turned into
+    the notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
+    Russian); every other word as it is. The notation's own letters are always read.
 
     >>> asked = [("de", "DC"), ("de", "bh"), ("ru", "Т♥"), ("de", "KD"), ("de", "pass")]
-
     >>> [card_input(lang, text) for lang, text in asked]
     ['QC', 'JH', 'A♥', 'KD', 'pass']
+    >>> card_input("de", "gib DC BS 10H")
+    'gib QC JS 10H'
     """
-    stripped = text.strip()
-    if len(stripped) < 2:
-        return text
     letters = {translate(lang, f"card.rank.{r}").upper(): r for r in _COURT}
-    rank = letters.get(stripped[0].upper())
-    if rank is None or rank == stripped[0].upper():
-        return text
-    rest = stripped[1:]
-    if rest.upper() in ("C", "S", "H", "D"):
-        return rank + rest.upper()
-    if rest in ("♣", "♠", "♥", "♦"):
-        return rank + rest
-    return text
+
+    def one(word: str) -> str:
+        if len(word) != 2:
+            return word
+        rank = letters.get(word[0].upper())
+        if rank is None or rank == word[0].upper():
+            return word
+        suit = word[1]
+        if suit.upper() in ("C", "S", "H", "D"):
+            return rank + suit.upper()
+        if suit in ("♣", "♠", "♥", "♦"):
+            return rank + suit
+        return word
+
+    return " ".join(one(w) for w in text.split()) if text.strip() else text
 
 
 def describe_replay_error(error: ReplayError, lang: str) -> str:
