@@ -144,7 +144,24 @@ def test_a_thrown_in_deal() -> None:
     assert explain_redeal("misdeal", None)[0]["key"] == "explain.redeal.misdeal"
 
 
+def test_an_offence_counts_as_schwarz() -> None:
+    for rules, unit in (("house", 10), ("ddv", 1)):
+        f = facts(neutral(150), rules=rules, offenders=[1])
+        score = score_game(f)
+        lines = explain_game(f, score)
+        text = render_lines("en", lines, NAMES)
+        assert text[2] == (
+            "Kontra broke a rule (Ben): that counts as schwarz and its extra points are void;"
+            " Re wins."
+        )
+        stages = [line for line in text if line.startswith("Kontra counts as schwarz")]
+        assert len(stages) == 4 and all(line.endswith(f"+{unit} for Re") for line in stages)
+        assert _signed_by_party(lines, STAGE_KEYS) == {"re": 4 * unit, "kontra": 0}
+
+
 # -- the items add up ------------------------------------------------------------------
+
+STAGE_KEYS = {"explain.stage.below", "explain.stage.schwarz", "explain.stage.offence"}
 
 
 def _signed_by_party(lines: list[dict[str, Any]], keys: set[str]) -> dict[str, int]:
@@ -181,7 +198,7 @@ def _check(deal: Any) -> None:
         factor *= params["explain.bock"]["m"] if "explain.bock" in keys else 1
         assert factor == score.multiplier
         if not f.solo:
-            items = _signed_by_party(lines, {"explain.stage.below", "explain.stage.schwarz"})
+            items = _signed_by_party(lines, STAGE_KEYS)
             extras = sum(
                 line["params"]["points"]["signed"]
                 for line in lines
@@ -195,8 +212,7 @@ def _check(deal: Any) -> None:
             lines,
             {
                 "explain.ddv.won",
-                "explain.stage.below",
-                "explain.stage.schwarz",
+                *STAGE_KEYS,
                 "explain.ddv.announced",
                 "explain.ddv.against",
                 "explain.extra",
