@@ -12,7 +12,8 @@ the slap games, ``an.*`` the analysis, ``ui.*``/``lobby.*``… the page.
 A text counted by ``n`` may have plural forms: the keys ``KEY.one``,
 ``KEY.few`` and ``KEY.many`` (Russian uses all three; German and English
 one and many); :func:`translate` and the page's ``t()`` pick the form by
-``n`` when ``KEY`` itself is missing.
+``n`` when they exist (``KEY`` itself, if there is one, is the text for a
+caller without ``n``).
 
 Refusals from the engines (:class:`~kartentisch.errors.IllegalActionError`)
 are rendered from their rule code, so every interface explains a refused
@@ -118,11 +119,11 @@ def plural_form(lang: str, n: int) -> str:
 
 def _text(lang: str, key: str, fields: Mapping[str, Any]) -> str | None:
     messages = catalog(lang)
-    text = messages.get(key)
-    if text is None and "n" in fields and isinstance(fields["n"], int):
-        form = plural_form(lang, fields["n"])
-        text = messages.get(f"{key}.{form}") or messages.get(f"{key}.many")
-    return text
+    n = fields.get("n")
+    if isinstance(n, int) and not isinstance(n, bool) and f"{key}.one" in messages:
+        form = plural_form(lang, n)
+        return messages.get(f"{key}.{form}") or messages.get(f"{key}.many")
+    return messages.get(key)
 
 
 def has(lang: str, key: str) -> bool:
