@@ -67,7 +67,7 @@ def test_a_missed_announcement_loses() -> None:
     assert lines[2:5] == [
         "Re announced no 90 and did not make it.",
         "Kontra wins: a party that misses its own announcement loses.",
-        "Game won by Kontra, against the Re party: 20",
+        "Game won by Kontra: 20",
     ]
     assert lines[-1] == "This game brings Böcke: an announcement was lost."
 
