@@ -14,7 +14,7 @@ from kartentisch.cli import doppelkopf as dk_cli
 from kartentisch.cli import slobberhannes as sh_cli
 from kartentisch.games.doppelkopf import DoppelkopfMatch, DoppelkopfOptions
 from kartentisch.games.slobberhannes import SlobberhannesMatch
-from kartentisch.i18n import translate
+from kartentisch.i18n import card_text, translate
 
 #: English words the game's texts would have if a line were left untranslated.
 ENGLISH = (
@@ -56,7 +56,8 @@ def doppelkopf_session(tmp_path: Path, lang: str, rules: str, deals: int) -> str
             hand = set(match.deal.observation(0).hand)
             other = next(c for c in match.options.deck() if c not in hand)
             return str(other)
-        return str(cards[0] if cards else legal[0])
+        # a card as the language writes it (D♣ in German, Д♣ in Russian): the terminal reads it
+        return card_text(lang, cards[0]) if cards else str(legal[0])
 
     out = io.StringIO()
     console = Console(file=out, width=140, force_terminal=False)
@@ -100,6 +101,8 @@ def test_a_doppelkopf_session_speaks_one_language(tmp_path: Path, lang: str, rul
     if lang == "de":
         assert ("Punkteblock" in text and "Wert:" in text) or "je" in text
         assert "Nicht erlaubt:" in text and "hast du nicht auf der Hand" in text
+        # the cards typed in German letters were read (never "not understood")
+        assert "verstehe ich nicht" not in text
 
 
 def test_the_english_session_has_the_words_the_check_looks_for(tmp_path: Path) -> None:

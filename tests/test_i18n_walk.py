@@ -124,6 +124,11 @@ def test_russian_plurals_follow_the_number() -> None:
         ["21", "ремиз"],
         ["24", "ремиза"],
     ]
+    seconds = [translate("ru", "lobby.seconds", n=n) for n in (15, 21, 30, 2)]
+    assert seconds == ["15 секунд", "21 секунда", "30 секунд", "2 секунды"]
+    assert translate("de", "dk.armut_question", name="Ben", n=1) == (
+        "Ben bietet eine Armut mit 1 Trumpf an: nimmst du sie?"
+    )
 
 
 # -- what the code names ----------------------------------------------------------------

@@ -12,7 +12,8 @@ the slap games, ``an.*`` the analysis, ``ui.*``/``lobby.*``… the page.
 A text counted by ``n`` may have plural forms: the keys ``KEY.one``,
 ``KEY.few`` and ``KEY.many`` (Russian uses all three; German and English
 one and many); :func:`translate` and the page's ``t()`` pick the form by
-``n`` when ``KEY`` itself is missing.
+``n`` when they exist (``KEY`` itself, if there is one, is the text for a
+caller without ``n``).
 
 Refusals from the engines (:class:`~kartentisch.errors.IllegalActionError`)
 are rendered from their rule code, so every interface explains a refused
@@ -118,11 +119,11 @@ def plural_form(lang: str, n: int) -> str:
 
 def _text(lang: str, key: str, fields: Mapping[str, Any]) -> str | None:
     messages = catalog(lang)
-    text = messages.get(key)
-    if text is None and "n" in fields and isinstance(fields["n"], int):
-        form = plural_form(lang, fields["n"])
-        text = messages.get(f"{key}.{form}") or messages.get(f"{key}.many")
-    return text
+    n = fields.get("n")
+    if isinstance(n, int) and not isinstance(n, bool) and f"{key}.one" in messages:
+        form = plural_form(lang, n)
+        return messages.get(f"{key}.{form}") or messages.get(f"{key}.many")
+    return messages.get(key)
 
 
 def has(lang: str, key: str) -> bool:
@@ -182,8 +183,9 @@ def describe_refusal(error: IllegalActionError, lang: str = "en") -> str:
             with contextlib.suppress(TypeError, ValueError):
                 fields["suit"] = suit_label(int(fields["suit"]))
         if error.action is not None:
-            action = error.action
-            fields.setdefault("card", getattr(action, "symbol", str(action)))
+            fields.setdefault("card", card_text(lang, error.action))
+        elif "card" in fields:
+            fields["card"] = card_text(lang, fields["card"])
         try:
             return t(lang, key, **fields)
         except (KeyError, IndexError, ValueError):
@@ -224,28 +226,32 @@ _COURT: Final = ("J", "Q", "K", "A")
 
 
 def card_input(lang: str, text: str) -> str:
-    """What a player typed, with a card written in ``lang``'s letters turned into the
-    notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
-    Russian); everything else as it is. The notation's own letters are always read.
+    """What a player typed, with the cards written in ``lang``'s letters turned into
+    the notation (``DC`` is the queen of clubs in German, ``Т♥`` the ace of hearts in
+    Russian); every other word as it is. The notation's own letters are always read.
 
     >>> asked = [("de", "DC"), ("de", "bh"), ("ru", "Т♥"), ("de", "KD"), ("de", "pass")]
-
     >>> [card_input(lang, text) for lang, text in asked]
     ['QC', 'JH', 'A♥', 'KD', 'pass']
+    >>> card_input("de", "gib DC BS 10H")
+    'gib QC JS 10H'
     """
-    stripped = text.strip()
-    if len(stripped) < 2:
-        return text
     letters = {translate(lang, f"card.rank.{r}").upper(): r for r in _COURT}
-    rank = letters.get(stripped[0].upper())
-    if rank is None or rank == stripped[0].upper():
-        return text
-    rest = stripped[1:]
-    if rest.upper() in ("C", "S", "H", "D"):
-        return rank + rest.upper()
-    if rest in ("♣", "♠", "♥", "♦"):
-        return rank + rest
-    return text
+
+    def one(word: str) -> str:
+        if len(word) != 2:
+            return word
+        rank = letters.get(word[0].upper())
+        if rank is None or rank == word[0].upper():
+            return word
+        suit = word[1]
+        if suit.upper() in ("C", "S", "H", "D"):
+            return rank + suit.upper()
+        if suit in ("♣", "♠", "♥", "♦"):
+            return rank + suit
+        return word
+
+    return " ".join(one(w) for w in text.split()) if text.strip() else text
 
 
 def describe_replay_error(error: ReplayError, lang: str) -> str:

@@ -146,8 +146,8 @@ def test_text_report(anna: list[DoppelkopfDecision]) -> None:
     assert "deal 1, trick 10: Anna played 10♥ (forced)" in text
     assert any("[estimate: 3 tricks searched, then a greedy playout]" in line for line in text)
     assert (
-        "deal 1, declarations: Anna said pass; the strong bot would say the same (not solved)"
-        in text
+        "deal 1, declarations: Anna said pass (healthy); the strong bot would say the same"
+        " (not solved)" in text
     )
     assert text[-2] == ""
     assert text[-1].startswith("Anna: ") and "lost to perfect play" in text[-1]
@@ -164,8 +164,9 @@ def test_text_report_in_german_and_russian(anna: list[DoppelkopfDecision]) -> No
     )
     assert "Spiel 1, Stich 10: Anna spielt 10♥ (erzwungen)" in german
     assert (
-        "Spiel 1, Vorbehalte: Anna sagt pass; der starke Bot würde dasselbe sagen (nicht gelöst)"
-        in german
+        # the call in German words, not the notation's "pass"
+        "Spiel 1, Vorbehalte: Anna sagt gesund; der starke Bot würde dasselbe sagen"
+        " (nicht gelöst)" in german
     )
     assert "сдача 1, взятка 10: Anna сыграл(а) 10♥ (вынужденно)" in russian
     assert russian[-1].startswith("Anna: ") and "против идеальной игры" in russian[-1]

@@ -67,7 +67,7 @@ def test_a_missed_announcement_loses() -> None:
     assert lines[2:5] == [
         "Re announced no 90 and did not make it.",
         "Kontra wins: a party that misses its own announcement loses.",
-        "Game won by Kontra, against the Re party: 20",
+        "Game won by Kontra: 20",
     ]
     assert lines[-1] == "This game brings Böcke: an announcement was lost."
 
@@ -103,7 +103,8 @@ def test_ddv_game() -> None:
         "Announced Re (Ann, Cy): +2 for Re",
         "Announced no 90 (Ann, Cy): +1 for Re",
         "No extra points.",
-        "Re +5 each, Kontra −5 each.",
+        "Re +5 each, Kontra −5 each: under the DDV rules both parties score the value, the"
+        " losers negative.",
     ]
 
 
@@ -115,7 +116,8 @@ def test_ddv_kontra_wins_against_the_old_ones() -> None:
         "Gewonnen: +1 für Kontra",
         "Ansage Kontra (Ben): +2 für Kontra",
         "Gegen die Alten für Kontra: +1",
-        "Re je −4, Kontra je +4.",
+        "Re je −4, Kontra je +4: nach den DDV-Regeln schreiben beide Parteien den Wert,"
+        " die Verlierer negativ.",
     ]
 
 
@@ -142,7 +144,24 @@ def test_a_thrown_in_deal() -> None:
     assert explain_redeal("misdeal", None)[0]["key"] == "explain.redeal.misdeal"
 
 
+def test_an_offence_counts_as_schwarz() -> None:
+    for rules, unit in (("house", 10), ("ddv", 1)):
+        f = facts(neutral(150), rules=rules, offenders=[1])
+        score = score_game(f)
+        lines = explain_game(f, score)
+        text = render_lines("en", lines, NAMES)
+        assert text[2] == (
+            "Kontra broke a rule (Ben): that counts as schwarz and its extra points are void;"
+            " Re wins."
+        )
+        stages = [line for line in text if line.startswith("Kontra counts as schwarz")]
+        assert len(stages) == 4 and all(line.endswith(f"+{unit} for Re") for line in stages)
+        assert _signed_by_party(lines, STAGE_KEYS) == {"re": 4 * unit, "kontra": 0}
+
+
 # -- the items add up ------------------------------------------------------------------
+
+STAGE_KEYS = {"explain.stage.below", "explain.stage.schwarz", "explain.stage.offence"}
 
 
 def _signed_by_party(lines: list[dict[str, Any]], keys: set[str]) -> dict[str, int]:
@@ -179,7 +198,7 @@ def _check(deal: Any) -> None:
         factor *= params["explain.bock"]["m"] if "explain.bock" in keys else 1
         assert factor == score.multiplier
         if not f.solo:
-            items = _signed_by_party(lines, {"explain.stage.below", "explain.stage.schwarz"})
+            items = _signed_by_party(lines, STAGE_KEYS)
             extras = sum(
                 line["params"]["points"]["signed"]
                 for line in lines
@@ -193,8 +212,7 @@ def _check(deal: Any) -> None:
             lines,
             {
                 "explain.ddv.won",
-                "explain.stage.below",
-                "explain.stage.schwarz",
+                *STAGE_KEYS,
                 "explain.ddv.announced",
                 "explain.ddv.against",
                 "explain.extra",
@@ -227,3 +245,23 @@ def test_the_explanation_adds_up_on_random_games(rules: str, players: int, seed:
         plain = [a for a in legal if str(a) == "pass"]
         match.apply(plain[0] if plain and rng.random() < 0.7 else rng.choice(legal))
     assert scored == 25
+
+
+def test_100_miese_in_the_summary() -> None:
+    from kartentisch.games.doppelkopf.record import summarize
+
+    match = DoppelkopfMatch({"kings_redeal": 5}, seats=NAMES[:4], seed=2, start=False)
+    for _ in range(3):  # the same dealer's deal is thrown in three times
+        deal = match.start_deal(hands_with({0: "KC KC KS KS KH"}))
+        while not deal.is_over:
+            legal = match.legal_actions()
+            redeal = [a for a in legal if str(a) == "redeal"]
+            match.apply(redeal[0] if redeal else next(a for a in legal if str(a) == "pass"))
+    summary = summarize(match)
+    assert [d["outcome"] for d in summary["deals"]] == ["redeal"] * 3
+    (miese,) = [row for row in summary["sheet"] if row["kind"] == "miese"]
+    dealer = NAMES[miese["dealer"]]
+    assert render_lines("de", miese["explain"], NAMES) == [
+        f"{dealer}: 100 Miese — dreimal hintereinander vergeben."
+    ]
+    assert miese["points"][miese["dealer"]] == -100

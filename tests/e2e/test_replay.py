@@ -76,6 +76,11 @@ def test_a_record_opened_from_a_file_is_gone_through_trick_by_trick(
     assert totals == [str(p) for p in summary["points"]]
     rows = page.locator(".replay-points tbody tr:not(.totals)")
     assert rows.count() == len(summary["deals"])
+    # the deal's penalties explained, by trick and card
+    from kartentisch.explain import render_lines
+
+    explained = page.locator(".replay-explain li").all_inner_texts()
+    assert explained == render_lines("en", deal["explain"], names)
     shot(page, "replay-trick-1")
 
     # Next, the arrow key, the last trick; another deal.

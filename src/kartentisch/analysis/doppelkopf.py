@@ -56,6 +56,8 @@ from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.text import call_text
+from kartentisch.i18n import card_text
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
 from kartentisch.search.doppelkopf_solver import Position, card_points, solve_moves
 
@@ -426,8 +428,11 @@ def analyze_doppelkopf(
 # -- the report ----------------------------------------------------------------------------
 
 
-def _action_text(action: Action) -> str:
-    return action.symbol if isinstance(action, Card) else str(action)
+def _action_text(action: Action, lang: str = "en") -> str:
+    """A card or a call as ``lang`` writes it (the language's letters and words)."""
+    if isinstance(action, Card):
+        return card_text(lang, action)
+    return call_text(action, lang)
 
 
 def _tag(lang: str, method: str, samples: int = 0) -> str:
@@ -509,7 +514,12 @@ class DoppelkopfAnalysis:
             else:
                 where = t(lang, "where_trick", trick=d.trick)
             head = t(
-                lang, "said_head", deal=d.deal, where=where, name=who, action=_action_text(d.played)
+                lang,
+                "said_head",
+                deal=d.deal,
+                where=where,
+                name=who,
+                action=_action_text(d.played, lang),
             )
             if d.seen is None:
                 return t(lang, "with_note", head=head, note=note(lang, d.note))
@@ -518,9 +528,14 @@ class DoppelkopfAnalysis:
                 return t(lang, "dk_same", head=head)
             if best is None:
                 return t(lang, "dk_no_word", head=head)
-            return t(lang, "dk_would_say", head=head, action=_action_text(best))
+            return t(lang, "dk_would_say", head=head, action=_action_text(best, lang))
         head = t(
-            lang, "card_head", deal=d.deal, trick=d.trick, name=who, card=_action_text(d.played)
+            lang,
+            "card_head",
+            deal=d.deal,
+            trick=d.trick,
+            name=who,
+            card=_action_text(d.played, lang),
         )
         if d.forced:
             return t(lang, "forced", head=head)
@@ -533,7 +548,7 @@ class DoppelkopfAnalysis:
             first = t(
                 lang,
                 "dk_full_better",
-                card=full.best.symbol,
+                card=card_text(lang, full.best),
                 cost=full.final_cost,
                 unit=t(lang, "unit_augen" if full.unit == "augen" else "unit_tricks"),
                 points=f"{full.cost:g}",
@@ -544,14 +559,14 @@ class DoppelkopfAnalysis:
         assert seen.best is not None
         tag = _tag(lang, seen.method, seen.samples)
         if seen.cost is None:
-            second = t(lang, "dk_would_play", action=_action_text(seen.best), tag=tag)
+            second = t(lang, "dk_would_play", action=_action_text(seen.best, lang), tag=tag)
         elif seen.cost < 0.005:
             second = t(lang, "dk_seen_best", tag=tag)
         else:
             second = t(
                 lang,
                 "dk_seen_better",
-                action=_action_text(seen.best),
+                action=_action_text(seen.best, lang),
                 cost=f"{seen.cost:.2f}",
                 tag=tag,
             )

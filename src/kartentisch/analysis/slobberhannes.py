@@ -25,6 +25,7 @@ from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 from kartentisch.cards import Card
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
 from kartentisch.games.slobberhannes.match import SlobberhannesMatch
+from kartentisch.i18n import card_text
 from kartentisch.search.slobberhannes_solver import solve_moves
 
 __all__ = [
@@ -167,7 +168,7 @@ class SlobberhannesAnalysis:
                 deal=d.deal,
                 trick=d.trick,
                 name=names[d.seat],
-                card=d.played.symbol,
+                card=card_text(lang, d.played),
             )
             if d.forced:
                 lines.append(t(lang, "forced", head=head))
@@ -175,7 +176,7 @@ class SlobberhannesAnalysis:
             full = (
                 t(lang, "sh_full_best")
                 if d.full_cost == 0
-                else t(lang, "sh_full_better", card=d.full_best.symbol, cost=d.full_cost)
+                else t(lang, "sh_full_better", card=card_text(lang, d.full_best), cost=d.full_cost)
             )
             seen = (
                 t(lang, "sh_seen_best")
@@ -183,7 +184,7 @@ class SlobberhannesAnalysis:
                 else t(
                     lang,
                     "sh_seen_better",
-                    card=d.expected_best.symbol,
+                    card=card_text(lang, d.expected_best),
                     cost=f"{d.expected_cost:.2f}",
                 )
             )

@@ -11,7 +11,7 @@ from typing import Any
 
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
-from kartentisch.i18n import cards_text, describe_refusal, has, lookup
+from kartentisch.i18n import cards_text, describe_refusal, has, lookup, translate
 from kartentisch.realtime.base import TimedGame
 from kartentisch.realtime.records import seat_label
 
@@ -22,20 +22,12 @@ Describe = Callable[[Event, Sequence[str] | None, str], list[str]]
 
 
 def cards_word(n: int, lang: str) -> str:
-    """``n`` cards, with the plural of the language.
+    """``n`` cards, with the plural of the language (the catalog's ``rt.cards_n.*``).
 
     >>> cards_word(1, "en"), cards_word(3, "de"), cards_word(22, "ru"), cards_word(11, "ru")
     ('1 card', '3 Karten', '22 карты', '11 карт')
     """
-    if lang == "de":
-        return f"{n} Karte" if n == 1 else f"{n} Karten"
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return f"{n} карта"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return f"{n} карты"
-        return f"{n} карт"
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return translate(lang, "rt.cards_n", n=n)
 
 
 def say(lang: str, key: str, **fields: Any) -> str:

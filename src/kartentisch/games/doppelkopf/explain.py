@@ -222,10 +222,22 @@ def _solo_win(f: _Facts, winner: Party) -> Line:
 # -- house rules ----------------------------------------------------------------------
 
 
-def _stage_lines(loser: Party, stages: Iterable[str], unit: int, party: Party) -> list[Line]:
+def _stage_lines(
+    loser: Party, stages: Iterable[str], unit: int, party: Party, *, offence: bool = False
+) -> list[Line]:
     out = []
     for stage in stages:
-        if stage == "schwarz":
+        if offence:  # an offending party counts as schwarz: every stage, whatever its Augen
+            out.append(
+                _line(
+                    "explain.stage.offence",
+                    loser=_party(loser),
+                    stage=_tx(f"dk.stage.{stage}"),
+                    party=_party(party),
+                    points=_signed(unit),
+                )
+            )
+        elif stage == "schwarz":
             out.append(
                 _line(
                     "explain.stage.schwarz",
@@ -338,7 +350,7 @@ def _house_normal(f: _Facts) -> list[Line]:
             out.append(_basic_win(f, winner))
     game = 10 if winner == "re" else 20
     out.append(_line(f"explain.house.won_{winner}", points=game))
-    out += _stage_lines(loser, score.stages, 10, winner)
+    out += _stage_lines(loser, score.stages, 10, winner, offence=f.offending is not None)
     if not score.stages:
         out.append(_line("explain.no_stages", loser=_party(loser)))
     for e in score.extras:
@@ -439,7 +451,8 @@ def _ddv(f: _Facts) -> list[Line]:
         loser = _other(winner)
         out.append(_line("explain.ddv.won", party=_party(winner), points=_signed(1)))
         if not null:
-            out += _stage_lines(loser, stages_below(augen[loser], won[loser]), 1, winner)
+            below = stages_below(augen[loser], won[loser])
+            out += _stage_lines(loser, below, 1, winner, offence=f.offending is not None)
         for p in PARTIES:
             for level in f.announced[p]:
                 out.append(

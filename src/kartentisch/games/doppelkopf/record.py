@@ -17,7 +17,7 @@ from typing import Any, Final
 from kartentisch.errors import IllegalActionError, RecordError
 from kartentisch.games.doppelkopf.actions import parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
-from kartentisch.games.doppelkopf.explain import explain_deal, explain_redeal
+from kartentisch.games.doppelkopf.explain import explain_deal, explain_miese, explain_redeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.records import (
@@ -223,7 +223,12 @@ def summarize(replayed: DoppelkopfDeal | DoppelkopfMatch) -> dict[str, Any]:
         "game": "doppelkopf",
         "deals": deals,
         "points": list(match.totals()),
-        "sheet": [row.to_dict() for row in sheet.rows],
+        "sheet": [
+            {**row.to_dict(), "explain": explain_miese(row.dealer)}
+            if row.kind == "miese"
+            else row.to_dict()
+            for row in sheet.rows
+        ],
         "dealer_next": sheet.dealer,
         "bock_multiplier_next": sheet.current_multiplier,
         "pending_bocks": list(sheet.pending_bocks),

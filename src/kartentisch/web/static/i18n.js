@@ -46,12 +46,12 @@ export function hasText(key) {
 }
 
 /** The message ``key`` with ``{name}`` fields filled from ``params``; a number ``n``
- * picks the plural form ``key.one`` / ``key.few`` / ``key.many`` when ``key`` itself is missing. */
+ * picks the plural form ``key.one`` / ``key.few`` / ``key.many`` where the catalog has them. */
 export function t(key, params = {}) {
-  let text = messages[key];
-  if (text === undefined && typeof params.n === "number") {
+  let text;
+  if (typeof params.n === "number" && `${key}.one` in messages) {
     text = messages[`${key}.${pluralForm(params.n)}`] ?? messages[`${key}.many`];
   }
-  text = text ?? key;
+  text = text ?? messages[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }

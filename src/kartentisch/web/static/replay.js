@@ -157,7 +157,7 @@ function results(shown) {
     return [row, ...miese()];
   });
   const mieseNote = (summary.sheet || []).filter((r) => r.kind === "miese")
-    .map((r) => h("p.replay-miese-note", {}, t("explain.miese_row", { who: nameOf(shown, r.dealer) })));
+    .map((r) => h("div.replay-miese-note", {}, explainDeal(r.explain, shown.names)));
   const table = h("table.score-sheet.replay-points", {},
     h("thead", {}, h("tr", {}, h("th", {}, t("replay.points")), names.map((n) => h("th", { title: n }, n)))),
     h("tbody", {}, rows,

@@ -13,6 +13,8 @@ const CARD = /^(10|[2-9JQKA])[CSHD]$/;
 // On a phone the felt is narrow: the seats at the sides come in so that none leaves the screen.
 const NARROW = window.matchMedia("(max-width: 820px)");
 const ANNOUNCEMENTS = ["re", "kontra", "no90", "no60", "no30", "schwarz"];
+// The explanation's lines the summary shows in its parties table instead.
+const SHOWN_ABOVE = ["explain.parties", "explain.solo_game", "explain.augen"];
 
 let styled = false;
 
@@ -502,9 +504,11 @@ function summaryBody(view, table, deal) {
     h("tr", {}, h("th", {}, partyName("re")), h("td", {}, names(deal.re)), h("td.num", {}, t("dk.augen_n", { n: deal.augen.re }))),
     h("tr", {}, h("th", {}, partyName("kontra")), h("td", {}, names(deal.kontra)), h("td.num", {}, t("dk.augen_n", { n: deal.augen.kontra })))));
   lines.push(h("p.dk-winner", {}, t("dk.party_wins", { party: partyName(deal.winner) })));
-  // How the value came about, line by line (kartentisch.explain; see explain.js).
+  // How the value came about, line by line (kartentisch.explain; see explain.js); the
+  // parties and their Augen are in the table above.
   const seatNames = [...Array(view.players).keys()].map((s) => shortName(view, s));
-  lines.push(h("h3.explain-title", {}, t("explain.title")), explainDeal(deal.explain, seatNames));
+  const explained = (deal.explain || []).filter((line) => !SHOWN_ABOVE.includes(line.key));
+  lines.push(h("h3.explain-title", {}, t("explain.title")), explainDeal(explained, seatNames));
   const seats = [...Array(view.players).keys()];
   lines.push(h("table.score-sheet.dk-points", {},
     h("thead", {}, h("tr", {}, seats.map((s) => h("th", {}, shortName(view, s))))),
