@@ -103,6 +103,8 @@ class DoppelkopfTable:
         self._actions: list[tuple[int, str]] = []
         #: Summaries of finished deals, by index in the match's deals (they never change).
         self._summaries: list[dict[str, Any]] = []
+        #: (version, deal number) of the action that ended the last scored game.
+        self._deal_ended: tuple[int, int] | None = None
 
     # -- the adapter API ----------------------------------------------------
 
@@ -124,6 +126,16 @@ class DoppelkopfTable:
     def actions(self) -> list[tuple[int, str]]:
         return list(self._actions)
 
+    @property
+    def between_deals(self) -> int | None:
+        """The number (in ``deals``) of the game just scored while nothing of the next deal
+        has happened; None during a deal, after a deal thrown in, and once the session is over.
+        """
+        ended = self._deal_ended
+        if ended is None or ended[0] != self.version or self.is_over:
+            return None
+        return ended[1]
+
     def legal(self, seat: int) -> list[str]:
         if self.is_over:
             return []
@@ -139,7 +151,10 @@ class DoppelkopfTable:
         match = self.match
         match.apply(action, seat)
         self._actions.append((seat, str(action)))
-        if match.deal.is_over and match.sheet.games_played < self.games:
+        deal = match.deal
+        if deal.is_over and deal.outcome == "played":
+            self._deal_ended = (self.version, len(match.deals))
+        if deal.is_over and match.sheet.games_played < self.games:
             match.start_deal()
 
     def observation(self, seat: int) -> DoppelkopfObservation:

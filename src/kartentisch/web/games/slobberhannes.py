@@ -83,6 +83,8 @@ class SlobberhannesTable:
         self._cutters: list[int | None] = []
         #: Summaries of finished deals (they never change), sent in every view.
         self._summaries: dict[int, tuple[SlobberhannesDeal, dict[str, Any]]] = {}
+        #: (version, deal number) of the action that ended the last finished deal.
+        self._deal_ended: tuple[int, int] | None = None
 
     # -- the cut --------------------------------------------------------------
 
@@ -148,6 +150,15 @@ class SlobberhannesTable:
         return self.match.is_over
 
     @property
+    def between_deals(self) -> int | None:
+        """The number of the deal just finished while nothing of the next one has happened
+        (not even its cut); None during a deal and once the match is over."""
+        ended = self._deal_ended
+        if ended is None or ended[0] != self.version or self.match.is_over:
+            return None
+        return ended[1]
+
+    @property
     def actions(self) -> list[tuple[int, str]]:
         return list(self._actions)
 
@@ -171,6 +182,7 @@ class SlobberhannesTable:
             card = deal.parse_action(text)
         except NotationError as exc:
             raise IllegalActionError("bad_notation", str(exc), seat=seat, text=text) from None
+        dealt = len(match.deals)
         if self.cutting:
             # The next deal waits for its cut.
             match.apply(card, seat)
@@ -178,6 +190,8 @@ class SlobberhannesTable:
             # The next deal starts by itself once this one ends (match.play).
             match.play(card, seat)
         self._actions.append((seat, str(card)))
+        if match.deal.is_over or len(match.deals) > dealt:
+            self._deal_ended = (self.version, dealt)
 
     def observation(self, seat: int) -> SlobberhannesObservation:
         if not self.match.deals:

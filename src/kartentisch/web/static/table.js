@@ -4,6 +4,7 @@
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
+import { drawPresence, held, tickPresence } from "./presence.js";
 
 const RENDERERS = {
   slobberhannes: () => import("./games/slobberhannes.js"),
@@ -72,12 +73,22 @@ export class TableScreen {
     this.send({ type: "act", action, version });
   }
 
+  /** Between deals: this seat is ready for the next deal (the summary closes). */
+  ready() {
+    const version = this.message?.version ?? 0;
+    this.memory.readyFor = version;
+    this.memory.gateOpen = null;
+    this.send({ type: "ready", version });
+    this.render();
+  }
+
   destroy() {
     this.closed = true;
     clearInterval(this.clock);
     this.renderer?.destroy?.(this.memory);
     delete this.root.dataset.version;
     delete this.root.dataset.sent;
+    for (const key of ["paused", "between", "waiting"]) delete this.root.dataset[key];
     this.ws?.close();
   }
 
@@ -118,12 +129,18 @@ export class TableScreen {
       }
       this.renderer = await load();
     }
-    this.renderer.render(this.root, this.message, {
+    // While the table holds (paused, or between deals) nothing may be played: the
+    // renderer is shown no legal action, and the status line says why.
+    const shown = held(table) ? { ...this.message, view: { ...view, legal: [] } } : this.message;
+    const ctx = {
       act: (action) => this.act(action),
+      ready: () => this.ready(),
       memory: this.memory,
       tableId: this.id,
       rerender: () => this.render(),
-    });
+    };
+    this.renderer.render(this.root, shown, ctx);
+    drawPresence(this.root, this.message, ctx);
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);
@@ -131,6 +148,7 @@ export class TableScreen {
   }
 
   tick() {
+    tickPresence(this.root, this.message);
     const deadline = this.message?.table?.turn_deadline;
     const el = this.root.querySelector(".timer");
     if (!el) return;

@@ -6,6 +6,7 @@
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { gateButtons, gateSummary } from "../presence.js";
 
 const CARD = /^(10|[2-9JQKA])[CSHD]$/;
 // On a phone the felt is narrow: the seats at the sides come in so that none leaves the screen.
@@ -397,11 +398,14 @@ function summaryBody(view, table, deal) {
   return lines;
 }
 
-function summaryDialog(view, table, ctx) {
+function summaryDialog(message, number, ctx) {
+  const { view, table } = message;
   const memory = ctx.memory;
-  const deal = view.deals.find((d) => d.number === memory.summary && d.outcome === "played");
+  const deal = view.deals.find((d) => d.number === number && d.outcome === "played");
   if (!deal) return null;
   const close = () => { memory.summary = null; ctx.rerender(); };
+  // While the next deal waits for this summary: "Close" and "Next deal".
+  const buttons = gateButtons(message, ctx, deal.number) ?? [h("button.primary", { onclick: close }, t("ui.continue"))];
   const review = () => { memory.summary = null; memory.review = deal.number; memory.reviewTrick = 0; ctx.rerender(); };
   return h("div.modal.dk-summary", { role: "dialog", "aria-modal": "true", "aria-label": t("dk.game_over", { n: gameNumber(view, deal) }) },
     h("div.modal-body", {},
@@ -409,7 +413,7 @@ function summaryDialog(view, table, ctx) {
       summaryBody(view, table, deal),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
-        h("button.primary", { onclick: close }, t("ui.continue")))));
+        buttons)));
 }
 
 function reviewDialog(view, table, ctx) {
@@ -448,12 +452,9 @@ export function render(root, message, ctx) {
   loadStyle();
   const { view, table } = message;
   const memory = ctx.memory;
-  // A game was just scored: show its result once (the next deal starts meanwhile).
+  // A game was just scored: its result shows while the next deal waits for "next".
   const played = view.deals.filter((d) => d.outcome === "played");
-  if (memory.played !== undefined && played.length > memory.played) {
-    memory.summary = played[played.length - 1].number;
-  }
-  memory.played = played.length;
+  const summary = memory.summary ?? gateSummary(message, memory);
 
   const felt = h("div.felt.dk-felt", {},
     [...Array(view.players).keys()].map((s) => seatBox(view, table, s)),
@@ -491,5 +492,5 @@ export function render(root, message, ctx) {
     h("div.main", {}, resultBox(view, table), status, gameLine(view, table), redealNotice(view, table), felt,
       openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
     side,
-    memory.review ? reviewDialog(view, table, ctx) : memory.summary ? summaryDialog(view, table, ctx) : null));
+    memory.review ? reviewDialog(view, table, ctx) : summary ? summaryDialog(message, summary, ctx) : null));
 }
