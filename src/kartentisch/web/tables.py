@@ -425,6 +425,8 @@ class LiveTable:
 
     def _forget_if_finished(self) -> None:
         """A finished table that nobody watches leaves memory (``get`` reads it from the store)."""
+        if self.status == "finished":
+            self._changed.set()  # the driver's task ends (it refers to the table)
         finished = self.status == "finished" and not self.connections
         if finished and self.manager.tables.get(self.id) is self:
             del self.manager.tables[self.id]
@@ -449,6 +451,14 @@ class LiveTable:
             if game.is_over:
                 conn.error("table_over", translate(lang, "error.table_over"))
                 return
+            if self.runner is None and act.version != game.version:
+                conn.error(
+                    "stale_version",
+                    translate(lang, "error.stale_version", version=game.version),
+                    version=game.version,
+                )
+                conn.send(self.state_message(conn.seat))
+                return
             if self.paused:
                 conn.error("table_paused", translate(lang, "error.table_paused"))
                 return
@@ -460,14 +470,6 @@ class LiveTable:
             if self.runner is not None:
                 # Real time: the version names the card the action was made on.
                 self.runner.act(conn, act)
-                return
-            if act.version != game.version:
-                conn.error(
-                    "stale_version",
-                    translate(lang, "error.stale_version", version=game.version),
-                    version=game.version,
-                )
-                conn.send(self.state_message(conn.seat))
                 return
             try:
                 await self._apply(conn.seat, act.action)

@@ -43,7 +43,7 @@ function seatBox(view, table, seat) {
   const badges = [];
   if (view.dealer === seat) badges.push(h("span.badge", { title: t("ui.dealer") }, t("ui.dealer_short")));
   if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t(`level.${info.level}`) }, t("ui.bot")));
-  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("presence.standin")));
   else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   const backs = seat === view.seat ? null : h("div.backs", {}, Array.from({ length: view.hand_sizes[seat] }, () => h("span.back", { html: backSVG() })));
   return h(`div.${classes.join(".")}`, { "data-seat": seat, style: { left: `${p.x}%`, top: `${p.y}%` } },
