@@ -275,8 +275,10 @@ def test_a_stand_in_plays_for_an_away_person_after_the_grace_time_and_hands_back
                 )
             # Ann's tab is closed at her turn. Bob plays on (no pause); nobody plays for her yet.
             bob_ws.until(
-                lambda s: s["version"] == at_ann["version"]
-                and s["table"]["seats"][0]["presence"] == "present"
+                lambda s: (
+                    s["version"] == at_ann["version"]
+                    and s["table"]["seats"][0]["presence"] == "present"
+                )
             )
             left = bob_ws.until(lambda s: s["table"]["seats"][0]["presence"] != "present")
             assert left["table"]["paused"] is False

@@ -751,7 +751,9 @@ class LiveTable:
             return None
         if self._gate_version != game.version:
             self._gate_version = game.version
-            self._gate_since = self._paused_since or _now()
+            # (Begun while paused, the wait counts from the end of the pause.)
+            paused = self._paused_since
+            self._gate_since = _now() if paused is None else paused
             self._ready = set()
         return deal
 
