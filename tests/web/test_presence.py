@@ -58,13 +58,17 @@ def held(state: State) -> bool:
 
 class Player:
     """One WebSocket read in a thread. With ``auto`` it plays its seat's turns (the first
-    legal action) and says "next" between deals, as a person at the table would; the
-    test looks at the states it was sent (:meth:`until`) and the errors (:meth:`error`)."""
+    legal action) and says "next" between deals, as a person at the table would; with
+    ``ready`` it only says "next". The test looks at the states it was sent
+    (:meth:`until`) and the errors (:meth:`error`)."""
 
-    def __init__(self, ws: Any, seat: int | None, *, auto: bool = False) -> None:
+    def __init__(
+        self, ws: Any, seat: int | None, *, auto: bool = False, ready: bool = False
+    ) -> None:
         self.ws = ws
         self.seat = seat
         self.auto = auto
+        self.ready = ready or auto
         self.states: queue.Queue[State | None] = queue.Queue()
         self.errors: queue.Queue[State] = queue.Queue()
         self._said: set[int] = set()
@@ -85,7 +89,7 @@ class Player:
             if message["type"] == "error":
                 self.errors.put(message)
             elif message["type"] == "state":
-                if self.auto:
+                if self.ready:
                     try:
                         self._play(message)
                     except Exception:  # the connection closed meanwhile
@@ -102,7 +106,12 @@ class Player:
             if self.seat in gate["waiting"] and version not in self._said:
                 self._said.add(version)
                 self.send({"type": "ready", "version": version})
-        elif view["to_move"] == self.seat and view["legal"] and version not in self._acted:
+        elif (
+            self.auto
+            and view["to_move"] == self.seat
+            and view["legal"]
+            and version not in self._acted
+        ):
             self._acted.add(version)
             self.send({"type": "act", "action": view["legal"][0], "version": version})
 
@@ -137,11 +146,17 @@ def two_people(client: TestClient, **extra: Any) -> tuple[dict[str, Any], dict[s
 
 @contextlib.contextmanager
 def joined(
-    url: str, client: TestClient, token: str | None, seat: int | None, *, auto: bool = False
+    url: str,
+    client: TestClient,
+    token: str | None,
+    seat: int | None,
+    *,
+    auto: bool = False,
+    ready: bool = False,
 ) -> Iterator[Player]:
     """The connection of ``token``'s seat (a spectator without one), once it said hello."""
     with client.websocket_connect(url) as ws:
-        player = Player(ws, seat, auto=auto)
+        player = Player(ws, seat, auto=auto, ready=ready)
         player.send({"type": "hello", "token": token, "lang": "en"})
         player.until(lambda s: s["table"]["you"] == seat)
         yield player
@@ -265,7 +280,8 @@ def test_a_stand_in_plays_for_an_away_person_after_the_grace_time_and_hands_back
         url = f"/ws/tables/{table_id}"
         # Bob plays his turns and says "next" by himself.
         with joined(url, client, bob["token"], 1, auto=True) as bob_ws:
-            with joined(url, client, created["token"], 0) as ann_ws:
+            # Ann says "next" between deals by herself, and plays no card yet.
+            with joined(url, client, created["token"], 0, ready=True) as ann_ws:
                 at_ann = ann_ws.until(
                     lambda s: (
                         s["view"]["to_move"] == 0
@@ -293,7 +309,7 @@ def test_a_stand_in_plays_for_an_away_person_after_the_grace_time_and_hands_back
             assert actions[at_ann["version"]][0] == 0  # the stand-in's card, for seat 0
             assert played["table"]["seats"][0]["presence"] == "standin"
             # Ann is back: the seat is hers at once, her next turn too.
-            with joined(url, client, created["token"], 0) as ann_ws:
+            with joined(url, client, created["token"], 0, ready=True) as ann_ws:
                 back = ann_ws.last
                 assert back is not None
                 assert back["table"]["seats"][0]["presence"] == "present"
@@ -315,7 +331,7 @@ def test_with_the_pause_policy_the_table_waits_for_an_away_person(make_app: AppF
     with TestClient(make_app(grace=0.0)) as client:
         created, bob = two_people(client, away="pause")
         url = f"/ws/tables/{created['id']}"
-        with joined(url, client, bob["token"], 1) as bob_ws:
+        with joined(url, client, bob["token"], 1, ready=True) as bob_ws:
             # Ann has not come: the table waits for her.
             first = bob_ws.last
             assert first is not None
