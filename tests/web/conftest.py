@@ -30,9 +30,13 @@ def make_app(tmp_path: Path) -> AppFactory:
     """Apps on one SQLite file in ``tmp_path``: a second one is a server restart."""
 
     def build(
-        db_url: str | None = None, *, grace: float | None = None, delay: float = 0
+        db_url: str | None = None,
+        *,
+        grace: float | None = None,
+        delay: float = 0,
+        ready: float | None = 60.0,
     ) -> Starlette:
-        settings = ServerSettings(bot_delay=delay, grace=grace)
+        settings = ServerSettings(bot_delay=delay, grace=grace, ready_seconds=ready)
         return create_app(db_url, data_dir=tmp_path, settings=settings)
 
     return build

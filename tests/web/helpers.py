@@ -38,21 +38,45 @@ def next_state(ws: Any, *, skip_errors: bool = False) -> dict[str, Any]:
             raise AssertionError(f"expected a state, got {message}")
 
 
+def held(message: dict[str, Any]) -> bool:
+    """Whether the table holds play: paused, or waiting between deals for "next"."""
+    table = message["table"]
+    return bool(table.get("paused")) or table.get("between_deals") is not None
+
+
 def my_turn(message: dict[str, Any] | None, seat: int) -> bool:
     view = message["view"] if message is not None else None
-    return view is not None and (view["over"] or view["to_move"] == seat)
+    if view is None or message is None:
+        return False
+    return bool(view["over"]) or (view["to_move"] == seat and not held(message))
+
+
+def say_ready(ws: Any, message: dict[str, Any], seat: int, said: set[int]) -> None:
+    """Between deals, say ``seat`` is ready for the next deal (once per wait, in ``said``)."""
+    between = message["table"].get("between_deals")
+    version = message["version"]
+    if between is not None and seat in between["waiting"] and version not in said:
+        said.add(version)
+        ws.send_json({"type": "ready", "version": version})
 
 
 def until_my_turn(
     ws: Any, seat: int, current: dict[str, Any] | None = None, limit: int = 400
 ) -> dict[str, Any]:
-    """``current`` if ``seat`` is to move in it, else the next state where it is."""
-    if current is not None and my_turn(current, seat):
-        return current
+    """``current`` if ``seat`` is to move in it, else the next state where it is.
+
+    Between deals the seat says it is ready for the next deal, as a person presses "next".
+    """
+    said: set[int] = set()
+    if current is not None:
+        if my_turn(current, seat):
+            return current
+        say_ready(ws, current, seat, said)
     for _ in range(limit):
         message = next_state(ws)
         if my_turn(message, seat):
             return message
+        say_ready(ws, message, seat, said)
     raise AssertionError("the turn never came")
 
 

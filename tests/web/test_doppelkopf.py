@@ -793,9 +793,11 @@ def test_no_message_shows_a_hidden_card(make_app: AppFactory) -> None:
             seen.append((0, state))
             seen.append((None, hello(watcher)))
             while not state["view"]["sheet"]["rows"]:
-                while state["view"]["to_move"] != 0:
+                while state["view"]["to_move"] != 0 and not state["view"]["sheet"]["rows"]:
                     state = next_state(ws)
                     seen.append((0, state))
+                if state["view"]["sheet"]["rows"]:
+                    break  # the first game is scored (the next deal waits for "next")
                 log: list[dict[str, Any]] = []
                 state = play_one(ws, state, log)
                 seen.extend((0, m) for m in log)

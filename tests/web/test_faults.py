@@ -157,8 +157,11 @@ class Player:
                     await self._play(message)
 
     async def send(self, action: str, version: int) -> None:
+        await self.ws_send({"type": "act", "action": action, "version": version})
+
+    async def ws_send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None
-        await self.ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+        await self.ws.send(json.dumps(message))
 
     def drop(self) -> None:
         """Drop the connection as a crashed client does: no close frame, a TCP reset."""
@@ -196,8 +199,18 @@ class Player:
         view = message["view"]
         if self.policy is None or self.paused or view is None or self.seat is None:
             return
-        action = self.policy(view, self.seat, self.rng)
         version: int = message["version"]
+        table = message["table"]
+        if table["paused"]:
+            return
+        if table["between_deals"] is not None:
+            # The next deal waits for "next", as a person presses it.
+            if self.seat in table["between_deals"]["waiting"] and (version, "") not in self._acted:
+                self._acted.add((version, ""))
+                with contextlib.suppress(ConnectionClosed):
+                    await self.ws_send({"type": "ready", "version": version})
+            return
+        action = self.policy(view, self.seat, self.rng)
         if action is None or (version, action) in self._acted:
             return
         self._acted.add((version, action))

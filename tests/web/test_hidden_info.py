@@ -292,6 +292,15 @@ def play_card_table(
         actions = 0
         while not latest[0]["view"]["over"]:
             version = latest[0]["version"]
+            if latest[0]["table"]["between_deals"] is not None:
+                # Between deals: everyone says "next" (the summary shows nothing hidden either).
+                for person in people:
+                    person.send({"type": "ready", "version": version})
+                for r in everyone:
+                    state = r.until(next_deal)
+                    if r.who is not None:
+                        latest[r.who] = state
+                continue
             mover = latest[0]["view"]["to_move"]
             action = policy(latest[mover]["view"])
             people[mover].send({"type": "act", "action": action, "version": version})
@@ -315,6 +324,10 @@ def newer_than(version: int) -> Callable[[dict[str, Any]], bool]:
         return message["type"] == "state" and int(message["version"]) > version
 
     return test
+
+
+def next_deal(message: dict[str, Any]) -> bool:
+    return message["type"] == "state" and message["table"]["between_deals"] is None
 
 
 def everybody_there(message: dict[str, Any]) -> bool:

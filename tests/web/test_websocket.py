@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -249,30 +248,22 @@ def test_a_restart_resumes_every_unfinished_table(make_app: AppFactory) -> None:
         assert client.get(f"/api/tables/{waiting['id']}").json()["table"]["status"] == "playing"
 
 
-def test_a_bot_takes_over_after_the_grace_time(make_app: AppFactory) -> None:
-    with TestClient(make_app(grace=0.2)) as client:
-        # A long match (to 100 penalties): bots without delay finish a match to 10 in well
-        # under a second, sometimes before the first look at the table.
+def test_a_table_waits_for_its_person_instead_of_a_bot_taking_over(make_app: AppFactory) -> None:
+    # Not even a grace time: before, a bot took the seat of a person who was not there.
+    with TestClient(make_app(grace=0.0)) as client:
         created = new_table(client, options={"target": 100})
         table_id = created["id"]
-        deadline = time.monotonic() + 10
-        # Nobody connects: after the grace time a bot plays seat 0 too.
-        while time.monotonic() < deadline:
-            table = client.get(f"/api/tables/{table_id}").json()["table"]
-            if table["version"] >= 40:
-                break
-            time.sleep(0.05)
-        assert table["version"] >= 40 and table["status"] == "playing", table
-        assert table["seats"][0]["bot_playing"] is True
+        table = client.get(f"/api/tables/{table_id}").json()["table"]
+        # Nobody connects: the table is paused (tests/web/test_presence.py has the rest).
+        assert table["paused"] is True and table["version"] == 0
+        assert table["seats"][0]["bot_playing"] is False
+        assert table["seats"][0]["presence"] == "away"
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             state = hello(ws, created["token"])
-            assert state["table"]["seats"][0]["bot_playing"] is False
+            assert state["table"]["paused"] is False
+            assert state["table"]["seats"][0]["presence"] == "present"
             state = until_my_turn(ws, 0, state)
-            # Back at the table: the bot leaves the turn to the person.
-            time.sleep(0.4)
-            assert (
-                client.get(f"/api/tables/{table_id}").json()["table"]["version"] == state["version"]
-            )
+            assert state["table"]["seats"][0]["bot_playing"] is False
 
 
 def test_an_expired_turn_timer_plays_for_the_person(make_app: AppFactory) -> None:

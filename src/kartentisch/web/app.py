@@ -254,8 +254,19 @@ def create_app(
 
     async def games(request: Request) -> Response:
         rules = [{"name": n, "titles": dict(get_game(n).titles)} for n in GAMES]
+        server = manager().settings
+        # What a table does when nothing else is chosen (the lobby shows it).
+        defaults = {
+            "away": "standin",
+            "grace_seconds": server.grace,
+            "ready_seconds": server.ready_seconds,
+        }
         return JSONResponse(
-            {"games": [table_game_type(n).describe() for n in TABLE_GAMES], "rules": rules}
+            {
+                "games": [table_game_type(n).describe() for n in TABLE_GAMES],
+                "rules": rules,
+                "defaults": defaults,
+            }
         )
 
     async def list_tables(request: Request) -> Response:

@@ -25,6 +25,7 @@ from kartentisch.web.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Ready,
     Start,
     parse_client_message,
 )
@@ -64,6 +65,8 @@ def encode(message: ClientMessage) -> dict[str, Any]:
         return {"type": "pong", "nonce": message.nonce}
     if isinstance(message, Ping):
         return {"type": "ping", "t": message.t}
+    if isinstance(message, Ready):
+        return {"type": "ready", "version": message.version}
     assert isinstance(message, Start)
     return {"type": "start"}
 

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from kartentisch.errors import KartentischError, OptionError
 from kartentisch.web.adapter import TableGameType, table_game_type
 from kartentisch.web.seats import TableError, clean_name
 
-__all__ = ["NewTable", "SeatRequest", "parse_new_table"]
+__all__ = ["AWAY_POLICIES", "NewTable", "SeatRequest", "parse_new_table"]
+
+#: What a table does while a person is away (docs/web.md, "Leaving and coming back"):
+#: ``standin``, a bot plays for them after the grace time while other people play on
+#: (the default); ``pause``, the table waits until they are back.
+AWAY_POLICIES: Final = ("standin", "pause")
+#: Grace times a table may choose (seconds); without one the server's ``--grace`` holds.
+GRACE_RANGE: Final = (5, 3600)
+#: The longest wait between deals a table may choose (seconds); 0: no time limit.
+MAX_READY_SECONDS: Final = 600
 
 
 @dataclass
@@ -33,6 +42,12 @@ class NewTable:
     #: Left out of the lobby's list: reached by the invite link only.
     private: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    #: One of :data:`AWAY_POLICIES`.
+    away: str = "standin"
+    #: Seconds before a stand-in plays for an away person (None: the server's grace time).
+    grace_seconds: int | None = None
+    #: Between deals, the longest wait for "next" in seconds (0: none; None: the server's).
+    ready_seconds: int | None = None
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -86,4 +101,30 @@ def parse_new_table(body: Any) -> NewTable:
     private = body.get("private", False)
     if not isinstance(private, bool):
         raise TableError("bad_private")
-    return NewTable(kind, options, seats, name, turn, private)
+    away = body.get("away", "standin")
+    if away not in AWAY_POLICIES:
+        raise TableError("bad_away", value=str(away)[:40])
+    grace = body.get("grace_seconds")
+    low, high = GRACE_RANGE
+    if grace is not None and (not _whole(grace) or not low <= grace <= high):
+        raise TableError("bad_grace_seconds", low=low, high=high)
+    ready = body.get("ready_seconds")
+    if ready is not None and (
+        not _whole(ready) or not (ready == 0 or 5 <= ready <= MAX_READY_SECONDS)
+    ):
+        raise TableError("bad_ready_seconds", high=MAX_READY_SECONDS)
+    return NewTable(
+        kind,
+        options,
+        seats,
+        name,
+        turn,
+        private,
+        away=away,
+        grace_seconds=grace,
+        ready_seconds=ready,
+    )
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -39,6 +39,7 @@ __all__ = [
     "Ping",
     "Pong",
     "ProtocolError",
+    "Ready",
     "Start",
     "TokenBucket",
     "Verdict",
@@ -105,9 +106,20 @@ class Start:
     """Start now: bots take the seats still open."""
 
 
-ClientMessage = Hello | Act | Ping | Pong | Start
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Between deals: this seat is ready for the next deal, having seen ``version``.
 
-_TYPES: Final = ("hello", "act", "ping", "pong", "start")
+    >>> parse_client_message('{"type": "ready", "version": 52}')
+    Ready(version=52)
+    """
+
+    version: int
+
+
+ClientMessage = Hello | Act | Ping | Pong | Start | Ready
+
+_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready")
 MAX_NONCE_CHARS: Final = 32
 #: The fields each message type may carry besides ``type``; any other field is refused.
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -116,6 +128,7 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "ping": ("t",),
     "pong": ("nonce",),
     "start": (),
+    "ready": ("version",),
 }
 
 
@@ -211,6 +224,13 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return Pong(nonce)
     if kind == "start":
         return Start()
+    if kind == "ready":
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ProtocolError(
+                "bad_message", '"ready" needs "version", the version seen (a whole number)'
+            )
+        return Ready(version)
     raise ProtocolError(
         "unknown_type", f"unknown message type {kind[:40]!r}: use one of {', '.join(_TYPES)}"
     )

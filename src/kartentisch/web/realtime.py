@@ -24,12 +24,18 @@ a clock. Its :class:`RealtimeRunner` (one per live table, started by
 * **Automatic turns.** A person who does not turn their card within
   ``auto_turn_ms`` has it turned for them (an action of the server, not
   corrected).
-* **Bots.** Each seat has a bot task. It acts for bot seats, and for a person
-  away longer than the grace time. It looks once at each new card, through
-  the public observation, draws a seeded reaction time and slaps then (if
-  the card is still on top, by the same stale check as everyone else); on its
-  turn it turns after its level's delay, not sooner than ``pace_ms`` after the
-  last card.
+* **Bots.** Each seat has a bot task. It acts for bot seats, and for an away
+  person whose stand-in plays (:meth:`LiveTable.bot_playing_for`). It looks
+  once at each new card, through the public observation, draws a seeded
+  reaction time and slaps then (if the card is still on top, by the same
+  stale check as everyone else); on its turn it turns after its level's
+  delay, not sooner than ``pace_ms`` after the last card.
+
+* **Pause.** While the table is paused (its people are away:
+  :attr:`LiveTable.paused`) game time stands still: nothing is released,
+  turned or slapped, no ping is sent and pongs are not measured; on resuming,
+  game time goes on from where it stood (:meth:`RealtimeRunner.pause`,
+  :meth:`RealtimeRunner.resume`).
 
 Game time is the table's own: milliseconds since the game started, taken from
 a :class:`TableClock`. It stands still while the server is down: after a
@@ -168,6 +174,8 @@ class RealtimeRunner:
         self.table = table
         self.settings = settings
         self.clock = clock
+        #: The game time at which the table paused; None while it runs.
+        self._paused_at: int | None = None
         game = self.game
         self.base = clock.now_ms() - game.clock
         self._last_now = game.clock
@@ -188,6 +196,11 @@ class RealtimeRunner:
         #: Each seat's own refused slaps (too late, the card gone), newest last.
         self._refused: dict[int, deque[dict[str, Any]]] = {}
 
+        #: Nonces of the pings sent (unanswered), and of those sent before the last pause,
+        #: whose pongs would measure the pause and are ignored.
+        self._pinged: set[str] = set()
+        self._void: set[str] = set()
+
     # -- facts ----------------------------------------------------------------
 
     @property
@@ -198,10 +211,37 @@ class RealtimeRunner:
     def running(self) -> bool:
         return bool(self._tasks) and not all(task.done() for task in self._tasks)
 
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
     def now(self) -> int:
-        """The game time now (ms since the game started; it never goes back)."""
+        """The game time now (ms since the game started; it never goes back, and it
+        stands still while the table is paused)."""
+        if self._paused_at is not None:
+            return self._paused_at
         self._last_now = max(self._last_now, self.clock.now_ms() - self.base)
         return self._last_now
+
+    def pause(self) -> None:
+        """Stop game time: nothing happens until :meth:`resume`."""
+        if self._paused_at is None:
+            self._paused_at = self.now()
+            # A pong that comes after the pause would measure the pause.
+            self._void = self._pinged
+            self._pinged = set()
+            self._wake.set()
+            self.notify()
+
+    def resume(self) -> None:
+        """Let game time go on from where it stood."""
+        paused_at = self._paused_at
+        if paused_at is not None:
+            self._paused_at = None
+            self.base = self.clock.now_ms() - paused_at
+            self._last_now = paused_at
+            self._wake.set()
+            self.notify()
 
     def turn_due(self) -> int | None:
         """When a person's card will be turned for them (game time), if it will."""
@@ -215,8 +255,9 @@ class RealtimeRunner:
         now = self.now()
         return {
             "now": now,
+            "paused": self.paused,
             "shown_at": self.shown_at,
-            "turn_due": self.turn_due(),
+            "turn_due": None if self.paused else self.turn_due(),
             "auto_turn_ms": self.settings.auto_turn_ms,
             "window_ms": self.referee.max_rtt_ms,
             "rtt": self.referee.rtt(seat, now) if seat is not None else None,
@@ -226,6 +267,8 @@ class RealtimeRunner:
     # -- lifecycle ------------------------------------------------------------
 
     def start(self) -> None:
+        if self.table.paused:
+            self.pause()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._drive(), name=f"table-{self.table.id}")]
         for seat in range(len(self.table.seats)):
@@ -257,7 +300,7 @@ class RealtimeRunner:
 
     def joined(self, conn: Connection) -> None:
         """A connection said hello: measure its line at once."""
-        if conn.seat is not None:
+        if conn.seat is not None and not self.paused:
             self._ping(conn, self.now())
         self._wake.set()
 
@@ -265,12 +308,17 @@ class RealtimeRunner:
         assert conn.seat is not None
         # The referee's clock never goes back: stamp with the time now, not ``now``.
         nonce = self.referee.ping(conn.seat, max(now, self.now()))
+        if len(self._pinged) > 1024:  # pings never answered
+            self._pinged.clear()
+        self._pinged.add(nonce)
         self._next_ping[conn] = now + self.settings.ping_interval_ms
         conn.send({"type": "ping", "nonce": nonce})
 
     def pong(self, conn: Connection, nonce: str) -> None:
-        if conn.seat is None:
+        if conn.seat is None or self.paused or nonce in self._void:
+            self._void.discard(nonce)
             return
+        self._pinged.discard(nonce)
         self.referee.pong(conn.seat, nonce, self.now())
 
     def act(self, conn: Connection, act: Act) -> None:
@@ -380,6 +428,9 @@ class RealtimeRunner:
         try:
             while not self._stopped:
                 self._wake.clear()
+                if self.paused:
+                    await self._wake.wait()
+                    continue
                 now = self.now()
                 changed = self._release(now)
                 game = self.game
@@ -546,6 +597,10 @@ class RealtimeRunner:
                 game = self.game
                 if game.is_over:
                     return
+                if self.paused:
+                    # A slap or turn planned goes on at the same game time after the pause.
+                    await wake.wait()
+                    continue
                 now = self.now()
                 key = cast(int, game.pile_key())
                 if table.bot_playing_for(seat):

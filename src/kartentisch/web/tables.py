@@ -7,11 +7,14 @@ each connection is sent its own seat's view (spectators the public view).
 An action is queued with the store's writer, which commits it together with
 the other tables' actions of the same turn of the event loop; until then the
 table's lock is held and its state messages are held back.
-A driver task per table plays the bots' turns, takes over for a player who
-has been disconnected longer than the grace time, and plays for a player
-whose turn timer ran out. The :class:`TableManager` creates, finds and
-restores tables; after a restart every unfinished table is rebuilt from the
-store by replaying its actions through the engine.
+A driver task per table plays the bots' turns, lets a stand-in bot play for a
+person who has been away longer than the grace time while other people play
+on, plays for a player whose turn timer ran out, pauses the table while its
+people are away, and holds the next deal until every person present is ready
+(docs/web.md, "Leaving and coming back" and "Between deals"). The
+:class:`TableManager` creates, finds and restores tables; after a restart
+every unfinished table is rebuilt from the store by replaying its actions
+through the engine.
 
 Every action is stored with who made it (``by``: ``person``, ``bot``,
 ``standin``, ``timer``, ``auto``). A turn-based table keeps the **game log**:
@@ -41,8 +44,8 @@ from kartentisch.storage import StoredTable, TableStore
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
 from kartentisch.web.gc_tuning import GCTuning
 from kartentisch.web.i18n import refusal, translate
-from kartentisch.web.lobby import NewTable
-from kartentisch.web.protocol import Act, ClientMessage, Hello, Ping, Pong, Start
+from kartentisch.web.lobby import AWAY_POLICIES, NewTable
+from kartentisch.web.protocol import Act, ClientMessage, Hello, Ping, Pong, Ready, Start
 from kartentisch.web.realtime import (
     MonotonicTableClock,
     RealtimeRunner,
@@ -68,9 +71,13 @@ class ServerSettings:
 
     #: Seconds a bot waits before it acts (so people can follow the play).
     bot_delay: float = 0.8
-    #: Seconds after a player's last connection closes before a bot plays for them;
-    #: None: never.
+    #: Seconds after a player's last connection closes before a stand-in bot plays for them
+    #: while other people play on (a table's own ``grace_seconds`` wins); None: never.
     grace: float | None = 30.0
+    #: Between deals: seconds the table waits for every person present to say they are
+    #: ready before the next deal starts anyway (a table's own ``ready_seconds`` wins);
+    #: None: no time limit.
+    ready_seconds: float | None = 60.0
     #: Most tables waiting or playing at once (a table is small, but not free).
     max_live_tables: int = 1000
     #: Real-time tables (Slapjack, Irish Snap): referee window, automatic turns, pings.
@@ -86,6 +93,8 @@ class _Plan:
     seat: int
     due: float
     version: int
+    #: Who acts: "bot" (a bot seat), "standin" (a bot for an away person), "timer".
+    by: str = "bot"
 
 
 class LiveTable:
@@ -139,6 +148,24 @@ class LiveTable:
         self._logged = 0
         #: Connections that said hello and wait for the log: (epoch, entries they hold).
         self._log_wanted: dict[Connection, tuple[str | None, int]] = {}
+        # -- presence (docs/web.md, "Leaving and coming back") --
+        #: Away persons' seats a stand-in bot plays now.
+        self._standins: set[int] = set()
+        #: Since when (monotonic) the table is paused; None while it runs.
+        self._paused_since: float | None = None
+        #: A pause that began before any person came in this process (after a start or
+        #: a restart): neither it nor its end is told as an event.
+        self._quiet_pause = False
+        self._people_seen = False
+        #: The last presence events (kind, seat, version), newest last.
+        self.presence_events: list[tuple[str, int | None, int]] = []
+        # -- between deals --
+        #: The version the current wait between deals began at, since when, who is ready.
+        self._gate_version: int | None = None
+        self._gate_since = 0.0
+        self._ready: set[int] = set()
+        #: The version at which the wait between deals ended: the next deal may start.
+        self._gate_passed: int | None = None
 
     # -- facts ----------------------------------------------------------------
 
@@ -160,6 +187,32 @@ class LiveTable:
         """Whether the table is left out of the lobby's list (reached by its invite link)."""
         return bool(self.settings.get("private"))
 
+    @property
+    def away_policy(self) -> str:
+        """``standin`` (a bot plays for an away person after the grace time, while other
+        people play on) or ``pause`` (the table waits while any person is away)."""
+        value = self.settings.get("away")
+        return value if value in AWAY_POLICIES else "standin"
+
+    @property
+    def grace(self) -> float | None:
+        """Seconds a person may be away before a stand-in plays for them (None: never)."""
+        value = self.settings.get("grace_seconds")
+        return float(value) if value else self.manager.settings.grace
+
+    @property
+    def ready_seconds(self) -> float | None:
+        """Between deals, the longest wait for everyone's "next" (None: no time limit)."""
+        if "ready_seconds" in self.settings:
+            value = self.settings["ready_seconds"]
+            return float(value) if value else None
+        return self.manager.settings.ready_seconds
+
+    @property
+    def paused(self) -> bool:
+        """Whether the table waits for its people: nothing is played while it does."""
+        return self._paused_since is not None
+
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)
         for i, seat in enumerate(self.seats):
@@ -171,15 +224,21 @@ class LiveTable:
         return any(c.seat == seat for c in self.connections)
 
     def bot_playing_for(self, seat: int) -> bool:
-        """Whether a bot plays ``seat`` now: a bot seat, or a person away past the grace time."""
-        info = self.seats[seat]
-        if info.kind == "bot":
-            return True
-        grace = self.manager.settings.grace
-        if info.kind != "human" or grace is None or self.connected(seat):
-            return False
-        since = self._away_since.get(seat)
-        return since is not None and _now() >= since + grace
+        """Whether a bot plays ``seat``: a bot seat, or an away person's with a stand-in.
+
+        A stand-in starts only while the table runs (other people are there) and the
+        person has been away the grace time; it stops the moment they are back.
+        """
+        return self.seats[seat].kind == "bot" or seat in self._standins
+
+    def presence(self, seat: int) -> str | None:
+        """A person's seat: ``present``, ``away`` or ``standin`` (away, a bot playing for
+        them); None for bot and open seats."""
+        if self.seats[seat].kind != "human":
+            return None
+        if self.connected(seat):
+            return "present"
+        return "standin" if seat in self._standins else "away"
 
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -189,6 +248,17 @@ class LiveTable:
         deadline = self._deadline()
         connected = {c.seat for c in self.connections}
         playing = self.status == "playing"
+        gate = self._between_deals()
+        between: dict[str, Any] | None = None
+        if gate is not None:
+            ends = self._gate_deadline()
+            between = {
+                "deal": gate,
+                "ready": sorted(self._ready),
+                "waiting": self._waiting_for(),
+                "deadline": None if ends is None or self.paused else _epoch_ms(ends),
+            }
+        realtime = is_realtime(self.kind)
         return {
             "id": self.id,
             "game": self.kind.name,
@@ -205,14 +275,19 @@ class LiveTable:
                     "kind": s.kind,
                     "level": s.level,
                     "connected": i in connected,
-                    "bot_playing": playing
-                    and (s.kind == "bot" or (i not in connected and self.bot_playing_for(i))),
+                    "bot_playing": playing and self.bot_playing_for(i),
+                    "presence": self.presence(i),
                 }
                 for i, s in enumerate(self.seats)
             ],
             "open_seats": self.open_seats(),
             "turn_deadline": deadline,
             "spectators": sum(1 for c in self.connections if c.seat is None),
+            "away": self.away_policy,
+            "grace_seconds": self.grace,
+            "ready_seconds": None if realtime else self.ready_seconds,
+            "paused": self.paused,
+            "between_deals": between,
         }
 
     def state_message(
@@ -398,6 +473,8 @@ class LiveTable:
             return
         if isinstance(message, Act):
             await self._act(conn, message)
+        elif isinstance(message, Ready):
+            await self._ready_for_next(conn, message)
 
     async def _hello(self, conn: Connection, hello: Hello) -> None:
         if hello.lang is not None:
@@ -417,8 +494,11 @@ class LiveTable:
         self._log_wanted[conn] = (hello.log_epoch, hello.log_from or 0)
         if seat is not None:
             self._away_since.pop(seat, None)
+            if self.seats[seat].kind == "human":
+                self._people_seen = True
         if was_connected and old_seat is not None and old_seat != seat:
             self._left(old_seat)
+        self._presence_tick()
         self._changed.set()
         self.broadcast()
         if self.runner is not None:
@@ -433,6 +513,7 @@ class LiveTable:
         conn.close()
         if conn.seat is not None:
             self._left(conn.seat)
+        self._presence_tick()
         self._changed.set()
         self.broadcast()
         self._forget_if_finished()
@@ -440,6 +521,8 @@ class LiveTable:
 
     def _forget_if_finished(self) -> None:
         """A finished table that nobody watches leaves memory (``get`` reads it from the store)."""
+        if self.status == "finished":
+            self._changed.set()  # the driver's task ends (it refers to the table)
         finished = self.status == "finished" and not self.connections
         if finished and self.manager.tables.get(self.id) is self:
             del self.manager.tables[self.id]
@@ -464,11 +547,7 @@ class LiveTable:
             if game.is_over:
                 conn.error("table_over", translate(lang, "error.table_over"))
                 return
-            if self.runner is not None:
-                # Real time: the version names the card the action was made on.
-                self.runner.act(conn, act)
-                return
-            if act.version != game.version:
+            if self.runner is None and act.version != game.version:
                 conn.error(
                     "stale_version",
                     translate(lang, "error.stale_version", version=game.version),
@@ -476,12 +555,54 @@ class LiveTable:
                 )
                 conn.send(self.state_message(conn.seat))
                 return
+            if self.paused:
+                conn.error("table_paused", translate(lang, "error.table_paused"))
+                return
+            if self._between_deals() is not None:
+                conn.error(
+                    "between_deals", translate(lang, "error.between_deals"), version=game.version
+                )
+                return
+            if self.runner is not None:
+                # Real time: the version names the card the action was made on.
+                self.runner.act(conn, act)
+                return
             try:
                 await self._apply(conn.seat, act.action)
             except IllegalActionError as exc:
                 conn.error(exc.rule, refusal(exc, lang), version=game.version)
             except _StorageFailure:
                 conn.error("storage_error", translate(lang, "error.storage_error"))
+
+    async def _ready_for_next(self, conn: Connection, ready: Ready) -> None:
+        """Between deals: the seat is ready for the next one."""
+        lang = conn.lang
+        if conn.seat is None:
+            conn.error("not_seated", translate(lang, "error.not_seated"))
+            return
+        async with self.lock:
+            game = self.game
+            if game is None:
+                conn.error("not_started", translate(lang, "error.not_started"))
+                return
+            if self._between_deals() is None:
+                conn.error(
+                    "not_between_deals",
+                    translate(lang, "error.not_between_deals"),
+                    version=game.version,
+                )
+                return
+            if ready.version != game.version:
+                conn.error(
+                    "stale_version",
+                    translate(lang, "error.stale_version", version=game.version),
+                    version=game.version,
+                )
+                conn.send(self.state_message(conn.seat))
+                return
+            self._ready.add(conn.seat)
+            self._presence_tick()
+            self.broadcast()
 
     async def _apply(self, seat: int, text: str, by: str = "person") -> None:
         """Apply, store, then tell everyone; hold the lock while calling this.
@@ -519,6 +640,7 @@ class LiveTable:
             self.status = "finished"
         self._turn_started = _now()
         self._changed.set()
+        self._presence_tick()  # a deal that ended may need nobody's "next"
         if self._forced() is not None:
             # The table answers for a person next (the driver, at once): everyone hears
             # of both together, so nobody is shown a turn that is not theirs to take.
@@ -615,36 +737,180 @@ class LiveTable:
         turn = self.turn_seconds
         if turn is None or self.game is None or self.game.is_over or is_realtime(self.kind):
             return None
+        if self.paused or self._between_deals() is not None:
+            return None
         if not any(self.seats[s].kind == "human" for s in self.game.acting):
             return None
-        left = self._turn_started + turn - _now()
-        return round((time.time() + max(0.0, left)) * 1000)
+        return _epoch_ms(self._turn_started + turn)
 
-    def _due(self, seat: int) -> float | None:
+    def _due(self, seat: int) -> tuple[float, str] | None:
+        """When the driver acts for ``seat`` and as whom, if it does."""
         info = self.seats[seat]
         base = self._turn_started
         delay = self.manager.settings.bot_delay
         if info.kind == "bot":
-            return base + delay
-        candidates: list[float] = []
-        grace = self.manager.settings.grace
-        if grace is not None and not self.connected(seat):
-            away = self._away_since.get(seat, base)
-            candidates.append(max(away + grace, base + delay))
+            return base + delay, "bot"
+        candidates: list[tuple[float, str]] = []
+        if seat in self._standins:
+            candidates.append((base + delay, "standin"))
         if self.turn_seconds is not None:
-            candidates.append(base + self.turn_seconds)
+            candidates.append((base + self.turn_seconds, "timer"))
         return min(candidates) if candidates else None
 
     def _plan(self) -> _Plan | None:
         game = self.game
-        if game is None or game.is_over:
+        if game is None or game.is_over or is_realtime(self.kind):
+            return None
+        if self.paused or self._between_deals() is not None:
             return None
         best: _Plan | None = None
         for seat in game.acting:
             due = self._due(seat)
-            if due is not None and (best is None or due < best.due):
-                best = _Plan(seat, due, game.version)
+            if due is not None and (best is None or due[0] < best.due):
+                best = _Plan(seat, due[0], game.version, due[1])
         return best
+
+    # -- presence and the wait between deals -------------------------------------
+
+    def _should_pause(self) -> bool:
+        """Whether the table must wait for its people: all of them are away, or (policy
+        ``pause``) one is. A table of bots alone never pauses."""
+        game = self.game
+        if self.status != "playing" or game is None or game.is_over:
+            return False
+        people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        away = [i for i in people if not self.connected(i)]
+        if not away:
+            return False
+        return len(away) == len(people) or self.away_policy == "pause"
+
+    def _presence_event(self, kind: str, seat: int | None) -> None:
+        """A stand-in started (``standin_on``) or stopped (``standin_off``: handed back), or
+        the table ``paused`` or ``resumed``. The caller sends everyone the new state."""
+        log.info("table %s: %s%s", self.id, kind, "" if seat is None else f" (seat {seat})")
+        self.presence_events.append((kind, seat, self.version))
+        del self.presence_events[:-32]
+        self.log_note(kind, seat)  # the game log tells it in words
+
+    def _presence_tick(self) -> bool:
+        """Bring the pause, the stand-ins and the wait between deals up to date.
+
+        Called whenever a connection comes or goes, after every action and by the
+        driver when a grace time or the wait between deals runs out. Time paused
+        does not count: on resuming, the turn timer, the grace times and the wait
+        between deals go on where they stood. Returns whether anything changed.
+        """
+        now = _now()
+        changed = False
+        if self._should_pause():
+            if self._paused_since is None:
+                self._paused_since = now
+                self._quiet_pause = not self._people_seen
+                changed = True
+                if not self._quiet_pause:
+                    self._presence_event("paused", None)
+                if self.runner is not None:
+                    self.runner.pause()
+        elif self._paused_since is not None:
+            length = now - self._paused_since
+            self._paused_since = None
+            self._turn_started += length
+            self._gate_since += length
+            for seat in self._away_since:
+                self._away_since[seat] += length
+            changed = True
+            if not self._quiet_pause:
+                self._presence_event("resumed", None)
+            if self.runner is not None:
+                self.runner.resume()
+        grace = self.grace
+        for seat, info in enumerate(self.seats):
+            if seat in self._standins:
+                if info.kind == "human" and not self.connected(seat):
+                    continue
+                # Back: the seat is theirs again, their turn too (with a fresh turn timer).
+                self._standins.discard(seat)
+                changed = True
+                self._presence_event("standin_off", seat)
+                if self.game is not None and seat in self.game.acting:
+                    self._turn_started = now
+                continue
+            due = self._standin_due(seat, grace)
+            if due is not None and now >= due:
+                self._standins.add(seat)
+                changed = True
+                self._presence_event("standin_on", seat)
+        if self._open_gate(now):
+            changed = True
+        return changed
+
+    def _standin_due(self, seat: int, grace: float | None) -> float | None:
+        """When a stand-in will start playing for ``seat`` if nothing changes; else None."""
+        if (
+            grace is None
+            or self.paused
+            or self.away_policy != "standin"
+            or seat in self._standins
+            or self.seats[seat].kind != "human"
+            or self.status != "playing"
+            or self.connected(seat)
+        ):
+            return None
+        since = self._away_since.get(seat)
+        return None if since is None else since + grace
+
+    def _between_deals(self) -> int | None:
+        """The deal just finished whose summary holds the next deal back, or None."""
+        game = self.game
+        if game is None or self.status != "playing":
+            return None
+        deal: int | None = getattr(game, "between_deals", None)
+        if deal is None or self._gate_passed == game.version:
+            return None
+        if self._gate_version != game.version:
+            self._gate_version = game.version
+            # (Begun while paused, the wait counts from the end of the pause.)
+            paused = self._paused_since
+            self._gate_since = _now() if paused is None else paused
+            self._ready = set()
+        return deal
+
+    def _waiting_for(self) -> list[int]:
+        """Between deals: the people at the table who have not said they are ready."""
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "human" and i not in self._ready and self.connected(i)
+        ]
+
+    def _gate_deadline(self) -> float | None:
+        limit = self.ready_seconds
+        return None if limit is None else self._gate_since + limit
+
+    def _open_gate(self, now: float) -> bool:
+        """Start the next deal if everyone present is ready or the wait is over."""
+        if self.paused or self._between_deals() is None:
+            return False
+        deadline = self._gate_deadline()
+        if self._waiting_for() and (deadline is None or now < deadline):
+            return False
+        assert self.game is not None
+        self._gate_passed = self.game.version
+        self._ready = set()
+        self._turn_started = now
+        self._changed.set()
+        return True
+
+    def _next_tick(self) -> float | None:
+        """When time alone will next start a stand-in or end the wait between deals."""
+        if self.paused:
+            return None
+        grace = self.grace
+        times = [self._standin_due(seat, grace) for seat in range(len(self.seats))]
+        if self._between_deals() is not None:
+            times.append(self._gate_deadline())
+        wanted = [t for t in times if t is not None]
+        return min(wanted) if wanted else None
 
     def _still(self, plan: _Plan) -> bool:
         """Whether ``plan`` is still what should happen now."""
@@ -655,13 +921,6 @@ class LiveTable:
             and now.due <= _now()
         )
 
-    def _acting_for(self, seat: int) -> str:
-        """Why the driver acts for ``seat`` now: a ``bot`` seat, a ``standin`` for a
-        person away past the grace time, or the person's turn ``timer``."""
-        if self.seats[seat].kind == "bot":
-            return "bot"
-        return "standin" if self.bot_playing_for(seat) else "timer"
-
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
         if bot is None:
@@ -671,14 +930,14 @@ class LiveTable:
         return bot
 
     def start_driver(self) -> None:
-        if is_realtime(self.kind):
-            if self.game is None or self.game.is_over:
-                return
-            if self.runner is None or not self.runner.running:
-                settings = self.manager.settings
-                self.runner = RealtimeRunner(self, settings.realtime, settings.clock)
-                self.runner.start()
+        if self.game is None or self.game.is_over:
             return
+        self._presence_tick()
+        if is_realtime(self.kind) and (self.runner is None or not self.runner.running):
+            settings = self.manager.settings
+            self.runner = RealtimeRunner(self, settings.realtime, settings.clock)
+            self.runner.start()
+        # A real-time table's driver only watches the people (the runner plays).
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(
                 self._drive(), name=f"table-{self.id}"
@@ -704,6 +963,8 @@ class LiveTable:
         forced = getattr(game, "forced_action", None)
         if game is None or forced is None or game.is_over:
             return None
+        if self.paused or self._between_deals() is not None:
+            return None  # nothing is played while the table waits
         for seat in game.acting:
             if self.seats[seat].kind == "human":
                 text: str | None = forced(seat)
@@ -716,6 +977,10 @@ class LiveTable:
         try:
             while True:
                 self._changed.clear()
+                if self._presence_tick():
+                    self.broadcast()
+                if self.game is None or self.game.is_over:
+                    return
                 forced = self._forced()
                 if forced is not None and forced != refused:
                     # One engine action per version, stored like any other, without delay.
@@ -731,12 +996,13 @@ class LiveTable:
                                 await asyncio.sleep(1.0)
                     continue
                 plan = self._plan()
-                if plan is None:
-                    if self.game is None or self.game.is_over:
-                        return
+                wake = self._next_tick()
+                if plan is not None and (wake is None or plan.due < wake):
+                    wake = plan.due
+                if wake is None:
                     await self._changed.wait()
                     continue
-                wait = plan.due - _now()
+                wait = wake - _now()
                 if wait > 0:
                     try:
                         await asyncio.wait_for(self._changed.wait(), wait)
@@ -745,7 +1011,7 @@ class LiveTable:
                         pass
                 else:
                     await asyncio.sleep(0)
-                if not self._still(plan):
+                if plan is None or not self._still(plan):
                     continue
                 assert self.game is not None
                 # What the game does for a bot by itself (a Slobberhannes cut), if anything.
@@ -761,7 +1027,7 @@ class LiveTable:
                     if not self._still(plan):
                         continue  # a person acted (or came back) meanwhile
                     try:
-                        await self._apply(plan.seat, text, self._acting_for(plan.seat))
+                        await self._apply(plan.seat, text, plan.by)
                     except _StorageFailure:
                         await asyncio.sleep(1.0)
         except asyncio.CancelledError:
@@ -776,6 +1042,11 @@ class _StorageFailure(Exception):
 
 def _now() -> float:
     return time.monotonic()
+
+
+def _epoch_ms(moment: float) -> int:
+    """A moment of :func:`_now` as wall-clock milliseconds since the epoch (for the page)."""
+    return round((time.time() + max(0.0, moment - _now())) * 1000)
 
 
 def _bot_name(seat: int, seats: Sequence[Seat]) -> str:
@@ -890,11 +1161,15 @@ class TableManager:
         for i, seat in enumerate(seats):
             if seat.kind == "bot":
                 seat.name = _bot_name(i, seats)
-        settings: dict[str, Any] = {}
+        settings: dict[str, Any] = {"away": request.away}
         if request.turn_seconds is not None and not is_realtime(request.kind):
             settings["turn_seconds"] = request.turn_seconds
         if request.private:
             settings["private"] = True
+        if request.grace_seconds is not None:
+            settings["grace_seconds"] = request.grace_seconds
+        if request.ready_seconds is not None and not is_realtime(request.kind):
+            settings["ready_seconds"] = request.ready_seconds
         table = LiveTable(
             self,
             table_id=table_id,

@@ -235,6 +235,8 @@ class DoppelkopfTable:
         self._answers = Answers()
         #: The game log: one public entry per action (:meth:`log_entries`).
         self._log: list[dict[str, Any]] = []
+        #: (version, deal number) of the action that ended the last scored game.
+        self._deal_ended: tuple[int, int] | None = None
 
     # -- the adapter API ----------------------------------------------------
 
@@ -255,6 +257,16 @@ class DoppelkopfTable:
     @property
     def actions(self) -> list[tuple[int, str]]:
         return list(self._actions)
+
+    @property
+    def between_deals(self) -> int | None:
+        """The number (in ``deals``) of the game just scored while nothing of the next deal
+        has happened; None during a deal, after a deal thrown in, and once the session is over.
+        """
+        ended = self._deal_ended
+        if ended is None or ended[0] != self.version or self.is_over:
+            return None
+        return ended[1]
 
     def legal(self, seat: int) -> list[str]:
         if self.is_over:
@@ -281,7 +293,10 @@ class DoppelkopfTable:
         self._log.append(_log_entry(seat, action, events, number))
         if answer is not None:
             self._answers.keep(deal, seat, answer)
-        if match.deal.is_over and match.sheet.games_played < self.games:
+        deal = match.deal
+        if deal.is_over and deal.outcome == "played":
+            self._deal_ended = (self.version, len(match.deals))
+        if deal.is_over and match.sheet.games_played < self.games:
             match.start_deal()
 
     def forced_action(self, seat: int) -> str | None:

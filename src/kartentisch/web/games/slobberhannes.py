@@ -122,6 +122,8 @@ class SlobberhannesTable:
         self._summaries: dict[int, tuple[SlobberhannesDeal, dict[str, Any]]] = {}
         #: The game log: one public entry per action (:meth:`log_entries`).
         self._log: list[dict[str, Any]] = []
+        #: (version, deal number) of the action that ended the last finished deal.
+        self._deal_ended: tuple[int, int] | None = None
 
     # -- the cut --------------------------------------------------------------
 
@@ -190,6 +192,15 @@ class SlobberhannesTable:
         return self.match.is_over
 
     @property
+    def between_deals(self) -> int | None:
+        """The number of the deal just finished while nothing of the next one has happened
+        (not even its cut); None during a deal and once the match is over."""
+        ended = self._deal_ended
+        if ended is None or ended[0] != self.version or self.match.is_over:
+            return None
+        return ended[1]
+
+    @property
     def actions(self) -> list[tuple[int, str]]:
         return list(self._actions)
 
@@ -220,6 +231,8 @@ class SlobberhannesTable:
         self._log.append(
             {"seat": seat, "action": str(card), "events": _public(events), "deal": number}
         )
+        if match.deal.is_over or len(match.deals) > number:
+            self._deal_ended = (self.version, number)
 
     def log_entries(self, start: int = 0) -> list[dict[str, Any]]:
         """The game log from action ``start`` on: who did what, and what followed.

@@ -10,8 +10,8 @@ export function leaveLobby() {
 }
 
 export async function showLobby(root, navigate) {
-  const { games } = await api("/api/games");
-  const form = createForm(games, navigate);
+  const { games, defaults } = await api("/api/games");
+  const form = createForm(games, navigate, defaults || {});
   const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
   root.replaceChildren(h("div.lobby", {}, form, list));
   const refresh = () => refreshList(list, navigate).catch(() => {});
@@ -23,7 +23,58 @@ function gameTitle(game) {
   return game.titles?.[lang] || game.name;
 }
 
-function createForm(games, navigate) {
+/** "30 seconds", or a dash for "never". */
+function seconds(n) {
+  return n === null || n === undefined ? "—" : t("lobby.seconds", { n });
+}
+
+/**
+ * What happens when someone leaves, and between deals: the host's choices (the
+ * server's defaults first, sent as nothing) and a line saying what they mean.
+ */
+function presenceChoices(defaults) {
+  const away = h("select", { id: "away" },
+    h("option", { value: "standin" }, t("lobby.away_standin")),
+    h("option", { value: "pause" }, t("lobby.away_pause")));
+  const grace = h("select", { id: "grace" },
+    h("option", { value: "" }, seconds(defaults.grace_seconds)),
+    [10, 30, 60, 120, 300].filter((n) => n !== defaults.grace_seconds).map((n) => h("option", { value: n }, seconds(n))));
+  const ready = h("select", { id: "ready" },
+    h("option", { value: "" }, defaults.ready_seconds === null || defaults.ready_seconds === undefined
+      ? t("lobby.ready_no_limit") : t("lobby.ready_limit", { time: seconds(defaults.ready_seconds) })),
+    [15, 30, 60, 120].filter((n) => n !== defaults.ready_seconds).map((n) => h("option", { value: n }, t("lobby.ready_limit", { time: seconds(n) }))),
+    defaults.ready_seconds === null ? null : h("option", { value: 0 }, t("lobby.ready_no_limit")));
+  const hint = h("p.muted.presence-hint", { "aria-live": "polite" });
+  const graceRow = h("label", {}, h("span", {}, t("lobby.grace")), grace);
+  const readyRow = h("label", {}, h("span", {}, t("lobby.ready")), ready);
+  let realtime = false;
+  const update = () => {
+    graceRow.style.display = away.value === "standin" ? "" : "none";
+    readyRow.style.display = realtime ? "none" : "";
+    const wait = grace.value === "" ? defaults.grace_seconds : Number(grace.value);
+    const lines = [away.value === "standin" ? t("lobby.hint_standin", { grace: seconds(wait) }) : t("lobby.hint_pause")];
+    if (!realtime) {
+      const limit = ready.value === "" ? defaults.ready_seconds : Number(ready.value) || null;
+      lines.push(limit === null || limit === undefined ? t("lobby.hint_ready_no_limit") : t("lobby.hint_ready", { time: seconds(limit) }));
+    }
+    hint.textContent = lines.join(" ");
+  };
+  for (const el of [away, grace, ready]) el.addEventListener("change", update);
+  return {
+    rows: [h("label", {}, h("span", {}, t("lobby.away")), away), graceRow, readyRow, hint],
+    setGame(game) {
+      realtime = Boolean(game.realtime);
+      update();
+    },
+    fill(body) {
+      body.away = away.value;
+      if (away.value === "standin" && grace.value !== "") body.grace_seconds = Number(grace.value);
+      if (!realtime && ready.value !== "") body.ready_seconds = Number(ready.value);
+    },
+  };
+}
+
+function createForm(games, navigate, defaults) {
   let game = games[0];
   const nameInput = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname" });
   const gameSelect = h("select", { id: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g))));
@@ -35,6 +86,7 @@ function createForm(games, navigate) {
   const privateBox = h("input", { id: "private", type: "checkbox" });
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
+  const presence = presenceChoices(defaults);
 
   const seatChoice = (i) => {
     const select = h("select", { "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
@@ -69,6 +121,7 @@ function createForm(games, navigate) {
     drawSeats();
     options.replaceChildren();
     timerRow.style.display = game.realtime ? "none" : "";
+    presence.setGame(game);
     for (const [name, spec] of Object.entries(game.options)) {
       let input;
       if (spec.choices) {
@@ -97,6 +150,7 @@ function createForm(games, navigate) {
     const body = { game: gameSelect.value, seats, options: chosen, name: nameInput.value };
     if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
     if (privateBox.checked) body.private = true;
+    presence.fill(body);
     localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
@@ -115,6 +169,7 @@ function createForm(games, navigate) {
     h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
     seatRows,
     timerRow,
+    presence.rows,
     h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
     h("details", {}, h("summary", {}, t("lobby.rule_options")), options),
     h("button.primary", { type: "submit" }, t("lobby.create")),
@@ -130,9 +185,11 @@ async function refreshList(list, navigate) {
       actions.push(h("button", { onclick: () => join(table, navigate) }, t("lobby.join")));
     }
     actions.push(h("button", { onclick: () => navigate(`/t/${table.id}`) }, t("lobby.watch")));
+    const away = table.away === "pause" ? t("lobby.policy_pause") : t("lobby.policy_standin", { time: seconds(table.grace_seconds) });
     return h("li", {},
       h("strong", {}, table.titles?.[lang] || table.game), " · ", t(`status.${table.status}`),
       h("div.muted", {}, seats.join(", ")),
+      h("div.muted.small.table-policy", {}, away),
       h("div.actions", {}, actions));
   });
   list.replaceChildren(h("h2", {}, t("lobby.open_tables")), rows.length ? h("ul.table-list", {}, rows) : h("p.muted", {}, t("lobby.no_tables")));

@@ -5,6 +5,7 @@ import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.j
 import { drawLog, logHello } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
+import { drawPresence, held, tickPresence } from "./presence.js";
 
 
 const RENDERERS = {
@@ -86,6 +87,15 @@ export class TableScreen {
     this.send({ type: "act", action, version });
   }
 
+  /** Between deals: this seat is ready for the next deal (the summary closes). */
+  ready() {
+    const version = this.message?.version ?? 0;
+    this.memory.readyFor = version;
+    this.memory.gateOpen = null;
+    this.send({ type: "ready", version });
+    this.render();
+  }
+
   destroy() {
     this.closed = true;
     clearInterval(this.clock);
@@ -95,6 +105,7 @@ export class TableScreen {
     this.renderer?.destroy?.(this.memory);
     delete this.root.dataset.version;
     delete this.root.dataset.sent;
+    for (const key of ["paused", "between", "waiting"]) delete this.root.dataset[key];
     this.ws?.close();
   }
 
@@ -143,13 +154,18 @@ export class TableScreen {
       }
       this.renderer = await load();
     }
+    // While the table holds (paused, or between deals) nothing may be played: the
+    // renderer is shown no legal action, and the status line says why.
+    const shown = held(table) ? { ...this.message, view: { ...view, legal: [] } } : this.message;
     const ctx = {
       act: (action) => this.act(action),
+      ready: () => this.ready(),
       memory: this.memory,
       tableId: this.id,
       rerender: () => this.render(),
     };
-    this.renderer.render(this.root, this.message, ctx);
+    this.renderer.render(this.root, shown, ctx);
+    drawPresence(this.root, this.message, ctx);
     // The game log: one aside.game-log, kept as the last child of the table root.
     drawLog(this.root, this.message, ctx);
     // The version drawn, for whoever watches the page (tools, tests): it changes
@@ -161,6 +177,7 @@ export class TableScreen {
   }
 
   tick() {
+    tickPresence(this.root, this.message);
     const deadline = this.message?.table?.turn_deadline;
     const el = this.root.querySelector(".timer");
     if (!el) return;

@@ -8,6 +8,7 @@ import { h } from "../dom.js";
 import { explainDeal } from "../explain.js";
 import { bubbles, feltTrick, placeBubbles, seatPlace, shownTrick, timerNotice, whyLine } from "../felt.js";
 import { t } from "../i18n.js";
+import { gateButtons, gateSummary, held } from "../presence.js";
 
 const CARD = /^(10|[2-9JQKA])[CSHD]$/;
 // On a phone the felt is narrow: the seats at the sides come in so that none leaves the screen.
@@ -108,7 +109,7 @@ function seatBox(view, table, seat) {
   const badges = [];
   if (view.dealer === seat) badges.push(h("span.badge", { title: t("ui.dealer") }, t("ui.dealer_short")));
   if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t(`level.${info.level}`) }, t("ui.bot")));
-  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("presence.standin")));
   else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   const party = view.parties[seat] ?? (seat === view.seat ? view.party : null);
   const chips = [];
@@ -522,9 +523,10 @@ function redealBody(view, deal) {
   return [explainDeal(deal.explain, seatNames)];
 }
 
-function summaryDialog(view, table, ctx) {
+function summaryDialog(message, number, ctx) {
+  const { view, table } = message;
   const memory = ctx.memory;
-  const deal = view.deals.find((d) => d.number === memory.summary);
+  const deal = view.deals.find((d) => d.number === number);
   if (!deal) return null;
   if (deal.outcome !== "played") {
     const close = () => { memory.summary = null; ctx.rerender(); };
@@ -535,6 +537,8 @@ function summaryDialog(view, table, ctx) {
         h("div.row", {}, h("button.primary", { onclick: close }, t("ui.continue")))));
   }
   const close = () => { memory.summary = null; ctx.rerender(); };
+  // While the next deal waits for this summary: "Close" and "Next deal".
+  const buttons = gateButtons(message, ctx, deal.number) ?? [h("button.primary", { onclick: close }, t("ui.continue"))];
   const review = () => { memory.summary = null; memory.review = deal.number; memory.reviewTrick = 0; ctx.rerender(); };
   return h("div.modal.dk-summary", { role: "dialog", "aria-modal": "true", "aria-label": t("dk.game_over", { n: gameNumber(view, deal) }) },
     h("div.modal-body", {},
@@ -542,7 +546,7 @@ function summaryDialog(view, table, ctx) {
       summaryBody(view, table, deal),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
-        h("button.primary", { onclick: close }, t("ui.continue")))));
+        buttons)));
 }
 
 function reviewDialog(view, table, ctx) {
@@ -581,12 +585,9 @@ export function render(root, message, ctx) {
   loadStyle();
   const { view, table } = message;
   const memory = ctx.memory;
-  // A game was just scored: show its result once (the next deal starts meanwhile).
+  // A game was just scored: its result shows while the next deal waits for "next".
   const played = view.deals.filter((d) => d.outcome === "played");
-  if (memory.played !== undefined && played.length > memory.played) {
-    memory.summary = played[played.length - 1].number;
-  }
-  memory.played = played.length;
+  const summary = memory.summary ?? gateSummary(message, memory);
 
   timerNotice(message, memory, t("ui.timer_played"));
   const felt = h(`div.felt.dk-felt.players-${view.players}`, {},
@@ -601,7 +602,8 @@ export function render(root, message, ctx) {
     h("span", {}, statusLine(view, table)), " ", h("span.timer"));
 
   let bar = null;
-  if (view.seat !== null && !view.over) {
+  // While the table holds (paused, between deals) the next deal's question waits too.
+  if (view.seat !== null && !view.over && !held(table)) {
     retryAnswer(view, ctx);
     if (view.phase === "declare") bar = view.question ? questionBar(view, ctx) : view.auto || view.answer ? answeredNote(view) : declarationBar(view, ctx);
     else if (view.phase.startsWith("armut")) bar = armutBar(view, ctx);
@@ -629,5 +631,5 @@ export function render(root, message, ctx) {
       // Why an action was refused floats above the buttons, not over them.
       whyLine(memory, message.version), openHand(view, table), armutCards(view), bar, handRow(view, ctx)),
     side,
-    memory.review ? reviewDialog(view, table, ctx) : memory.summary ? summaryDialog(view, table, ctx) : null));
+    memory.review ? reviewDialog(view, table, ctx) : summary ? summaryDialog(message, summary, ctx) : null));
 }

@@ -177,7 +177,7 @@ function seatBox(view, table, seat) {
   if (view.top_seat === seat && view.top) classes.push("last-turner");
   const badges = [];
   if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t(`level.${info.level}`) }, t("ui.bot")));
-  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("presence.standin")));
   else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   if (mark) badges.push(h(`span.badge.sj-${mark}`, {}, t(`sj.${mark}`)));
   const size = view.stack_sizes[seat];

@@ -8,6 +8,7 @@ import { h } from "../dom.js";
 import { explainDeal } from "../explain.js";
 import { bubbles, feltTrick, placeBubbles, seatPlace, shownTrick, timerNotice, whyLine } from "../felt.js";
 import { t } from "../i18n.js";
+import { gateButtons, gateSummary, held } from "../presence.js";
 
 function nameOf(view, table, seat) {
   const name = view.names[seat] || table.seats[seat]?.name || `#${seat + 1}`;
@@ -40,7 +41,7 @@ function seatBox(view, table, seat) {
   const badges = [];
   if (view.dealer === seat) badges.push(h("span.badge", { title: t("ui.dealer") }, t("ui.dealer_short")));
   if (info.kind === "bot") badges.push(h("span.badge.bot", { title: t(`level.${info.level}`) }, t("ui.bot")));
-  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("ui.bot")));
+  else if (info.bot_playing) badges.push(h("span.badge.away", { title: t("ui.bot_playing") }, t("presence.standin")));
   else if (info.kind === "human" && !info.connected) badges.push(h("span.badge.away", {}, t("ui.offline")));
   const backs = seat === view.seat ? null : h("div.backs", {}, Array.from({ length: view.hand_sizes[seat] }, () => h("span.back", { html: backSVG() })));
   return h(`div.${classes.join(".")}`, { "data-seat": seat, style: { left: `${p.x}%`, top: `${p.y}%` } },
@@ -187,14 +188,17 @@ function reviewDialog(view, table, ctx) {
         h("button.primary", { onclick: close }, t("ui.close")))));
 }
 
-function dealOverDialog(view, table, ctx) {
+function dealOverDialog(message, number, ctx) {
+  const { view, table } = message;
   const memory = ctx.memory;
-  const deal = view.deals.find((d) => d.number === memory.dealOver);
+  const deal = view.deals.find((d) => d.number === number);
   if (!deal) return null;
   const close = () => {
     memory.dealOver = null;
     ctx.rerender();
   };
+  // While the next deal waits for this summary: "Close" and "Next deal".
+  const buttons = gateButtons(message, ctx, deal.number) ?? [h("button.primary", { onclick: close }, t("ui.continue"))];
   const review = () => {
     memory.dealOver = null;
     memory.review = deal.number;
@@ -209,7 +213,7 @@ function dealOverDialog(view, table, ctx) {
       scoreSheet(view, table),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
-        h("button.primary", { onclick: close }, t("ui.continue")))));
+        buttons)));
 }
 
 function resultBox(view, table) {
@@ -224,14 +228,12 @@ function resultBox(view, table) {
 export function render(root, message, ctx) {
   const { view, table } = message;
   const memory = ctx.memory;
-  // A deal just ended: show its summary once (bots go on meanwhile).
-  if (memory.deals !== undefined && view.deals.length > memory.deals && !view.over) {
-    memory.dealOver = view.deals[view.deals.length - 1].number;
-  }
-  memory.deals = view.deals.length;
+  // A deal just ended: its summary shows while the next deal waits for "next".
+  const summary = memory.dealOver ?? gateSummary(message, memory);
 
   const cutting = Boolean(view.cut);
-  const myCut = cutting && view.cut.seat === view.seat;
+  // The cut belongs to the next deal: it comes after the wait between deals.
+  const myCut = cutting && view.cut.seat === view.seat && !held(table);
   const cutControls = myCut && !view.over ? cutBar(view, ctx) : null;
   timerNotice(message, memory, t("ui.timer_played"));
   const felt = h(`div.felt.players-${view.players}`, {},
@@ -263,5 +265,5 @@ export function render(root, message, ctx) {
   root.replaceChildren(h("div.game", {},
     h("div.main", {}, resultBox(view, table), status, felt, whyLine(memory, message.version), cutControls, handRow(view, ctx)),
     side,
-    memory.review ? reviewDialog(view, table, ctx) : memory.dealOver ? dealOverDialog(view, table, ctx) : null));
+    memory.review ? reviewDialog(view, table, ctx) : summary ? dealOverDialog(message, summary, ctx) : null));
 }
