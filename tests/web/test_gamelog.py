@@ -114,7 +114,8 @@ def play_until(ws: Any, log: ClientLog, state: dict[str, Any], versions: int) ->
 
 
 def test_the_log_has_every_action_once_in_order_with_who_made_it(make_app: AppFactory) -> None:
-    app = make_app()
+    # The next deal starts at once (no wait for "next"): the log runs across deals.
+    app = make_app(ready=0)
     with TestClient(app) as client:
         created = new_table(client, SEATS)
         table = app.state.manager.get(created["id"])
@@ -191,21 +192,37 @@ def test_a_turn_timer_plays_and_the_log_says_so(make_app: AppFactory) -> None:
 
 
 def test_a_stand_in_plays_for_an_away_person_and_is_marked(make_app: AppFactory) -> None:
-    app = make_app(grace=0.05)
+    app = make_app(grace=0.05, ready=0)
     with TestClient(app) as client:
-        created = new_table(client, SEATS)
+        seats = [{"kind": "you"}, {"kind": "open"}] + SEATS[2:]
+        created = new_table(client, seats)
         table = app.state.manager.get(created["id"])
+        joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bo"}).json()
         log = ClientLog()
-        # The person never connects; a spectator watches the stand-in play seat 0.
+        # Ann never connects; Bo plays on (a table whose people are all away would pause),
+        # and a stand-in plays Ann's seat after the grace time.
         with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-            hello(ws, None, log)
+            state = hello(ws, joined["token"], log)
             for _ in range(2000):
                 if sum(1 for e in log.actions() if e["seat"] == 0) >= 2:
                     break
-                receive(ws, log)
+                view = state["view"]
+                if view["to_move"] == 1 and view["legal"]:
+                    ws.send_json(
+                        {"type": "act", "action": view["legal"][0], "version": state["version"]}
+                    )
+                message = receive(ws, log)
+                while message["type"] != "state":
+                    assert message["code"] == "stale_version", message
+                    message = receive(ws, log)
+                state = message
             mine = [e for e in log.actions() if e["seat"] == 0]
             assert len(mine) >= 2 and all(e["by"] == "standin" for e in mine)
+            bos = [e for e in log.actions() if e["seat"] == 1]
+            assert bos and all(e["by"] == "person" for e in bos)
             check_complete(log, table, exact=False)
+        notes = [e["note"] for e in log.entries if "note" in e and e["seat"] == 0]
+        assert "standin_on" in notes
 
 
 def test_notes_between_actions_reach_everyone_once(make_app: AppFactory) -> None:
@@ -376,7 +393,7 @@ def upgrade_an_old_database(url: str) -> None:
 def test_the_record_says_who_made_each_action_and_old_records_still_replay(
     make_app: AppFactory, tmp_path: Path
 ) -> None:
-    app = make_app()
+    app = make_app(ready=0)  # the next deal starts at once
     with TestClient(app) as client:
         created = new_table(client, SEATS, options={"target": 10})
         table = app.state.manager.get(created["id"])
