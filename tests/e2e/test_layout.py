@@ -86,7 +86,7 @@ GAMES: dict[str, tuple[dict[str, Any], str]] = {
 
 #: One picture of the page: what does not fit, what overlaps, and the counts measured.
 _SCRIPT = (Path(__file__).parent / "measure_layout.js").read_text(encoding="utf-8")
-MEASURE = _SCRIPT[_SCRIPT.index("() =>") :]  # the function, without the comment above it
+MEASURE = _SCRIPT[_SCRIPT.index("async () =>") :]  # the function, without the comment above it
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 // drawn by the game's own renderer (games/<name>.js).
 
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
+import { fitTrick } from "./felt.js";
 import { drawLog, logHello } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
@@ -152,6 +153,8 @@ export class TableScreen {
     this.renderer.render(this.root, this.message, ctx);
     // The game log: one aside.game-log, kept as the last child of the table root.
     drawLog(this.root, this.message, ctx);
+    // The trick's places clear of the seat boxes, as they were laid out (felt.js).
+    fitTrick(this.root);
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);
