@@ -3,6 +3,21 @@
 
 import { lang } from "./i18n.js";
 
+const sheets = new Map();
+
+/** The style sheet ``href``, added to the page once; a promise that it loaded (or failed to). */
+export function styleSheet(href) {
+  if (!sheets.has(href)) {
+    const link = h("link", { rel: "stylesheet", href });
+    sheets.set(href, new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true });
+    }));
+    document.head.append(link);
+  }
+  return sheets.get(href);
+}
+
 /** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")`` */
 export function h(tag, attrs = {}, ...children) {
   const [head, ...classes] = tag.split(".");

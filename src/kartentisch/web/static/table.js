@@ -142,7 +142,11 @@ export class TableScreen {
         this.root.replaceChildren(h("p.error", {}, table.game));
         return;
       }
-      this.renderer = await load();
+      const renderer = await load();
+      // The game's own style sheet first: the table is never drawn (nor measured) without it.
+      await renderer.ready?.();
+      if (this.closed) return; // the page went elsewhere meanwhile
+      this.renderer = renderer;
     }
     const ctx = {
       act: (action) => this.act(action),
