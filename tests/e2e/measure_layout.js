@@ -8,6 +8,11 @@ async () => {
   const { trickPlace } = await import('/static/felt.js');
   const { cardSVG } = await import('/static/cards.js');
   // From here on nothing waits: the page cannot draw again while it is measured.
+  // Cards measured where they come to rest: a card still moving into the trick (from
+  // its seat, over the seat box) or a raised hand card is put at the end of its move.
+  for (const a of document.getAnimations()) {
+    if (!a.effect?.target?.closest?.('.bubble')) a.finish();
+  }
   const trickEl = document.querySelector('.felt > .trick[data-players]');
   const placed = [];
   if (trickEl) {

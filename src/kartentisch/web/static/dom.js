@@ -18,7 +18,8 @@ export function styleSheet(href) {
   return sheets.get(href);
 }
 
-/** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")`` */
+/** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")``; in ``style``,
+ * custom properties (``--name``) too. */
 export function h(tag, attrs = {}, ...children) {
   const [head, ...classes] = tag.split(".");
   const [name, id] = head.split("#");
@@ -30,7 +31,12 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "html") el.innerHTML = value; // only for SVG this page generates itself
     else if (key === "value") el.value = value;
-    else if (key === "style") Object.assign(el.style, value); // CSSOM: allowed by the page's CSP
+    else if (key === "style") { // CSSOM: allowed by the page's CSP
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, v);
+        else el.style[name] = v;
+      }
+    }
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
