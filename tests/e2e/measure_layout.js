@@ -1,7 +1,33 @@
 // One picture of the page (tests/e2e/test_layout.py): what does not fit the viewport,
 // what overlaps, and the counts measured. Evaluated by Playwright as one function.
-() => {
+// Every place of the trick is measured, whoever's card lies there now: a seat that
+// has not played gets a stand-in card at its place (felt.js trickPlace), removed
+// again before the function returns, so the picture does not depend on the trick.
+async () => {
   const W = window.innerWidth, H = window.innerHeight;
+  const { trickPlace } = await import('/static/felt.js');
+  const { cardSVG } = await import('/static/cards.js');
+  // From here on nothing waits: the page cannot draw again while it is measured.
+  // Cards measured where they come to rest: a card still moving into the trick (from
+  // its seat, over the seat box) or a raised hand card is put at the end of its move.
+  for (const a of document.getAnimations()) {
+    if (!a.effect?.target?.closest?.('.bubble')) a.finish();
+  }
+  const trickEl = document.querySelector('.felt > .trick[data-players]');
+  const placed = [];
+  if (trickEl) {
+    const view = { players: Number(trickEl.dataset.players), seat: Number(trickEl.dataset.me) };
+    for (let s = 0; s < view.players; s++) {
+      if (trickEl.querySelector(`.trick-card:not(.collecting)[data-seat="${s}"]`)) continue;
+      const place = trickPlace(view, s);
+      const card = Object.assign(document.createElement('div'), { className: 'trick-card stand-in', innerHTML: cardSVG('AS') });
+      card.dataset.seat = String(s);
+      card.style.left = place.left;
+      card.style.top = place.top;
+      trickEl.append(card);
+      placed.push(card);
+    }
+  }
   // Without the game log module a stand-in log (long) takes its place (the caller removes it).
   const app = document.getElementById('app');
   let standIn = null;
@@ -15,7 +41,9 @@
   const boxOf = (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; };
   const all = (sel, kind) => [...document.querySelectorAll(sel)].filter(visible)
     .map((e, i) => ({ name: `${kind} ${i} ${(e.dataset.action || e.dataset.seat || e.textContent || '').trim().slice(0, 24)}`, kind, box: boxOf(e) }));
-  const trick = all('.felt .trick-card:not(.collecting)', 'trick card');
+  const trick = all('.felt .trick-card:not(.collecting):not(.stand-in)', 'trick card')
+    .concat(all('.felt .trick-card.stand-in', 'trick place'));
+  for (const card of placed) card.remove();
   const seats = all('.felt .seat', 'seat');
   const buttons = all('.main button:not(.hand-card), .main input, .main select', 'button');
   const cards = all('.hand .hand-card', 'hand card');

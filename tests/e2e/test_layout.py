@@ -10,7 +10,9 @@ on a wide screen and after it on a narrow one. Screenshots of each screen go to
 ``tests/e2e/artifacts/layout-<game>-<lang>-<size>.png``.
 
 The tests wait for states of the page (the person's turn, the size it was laid out
-for), never for time to pass.
+for), never for time to pass. The picture does not depend on the moment: every place
+of the trick is measured (a stand-in card where no card lies yet), and cards still
+moving are measured where they come to rest.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ GAMES: dict[str, tuple[dict[str, Any], str]] = {
 
 #: One picture of the page: what does not fit, what overlaps, and the counts measured.
 _SCRIPT = (Path(__file__).parent / "measure_layout.js").read_text(encoding="utf-8")
-MEASURE = _SCRIPT[_SCRIPT.index("() =>") :]  # the function, without the comment above it
+MEASURE = _SCRIPT[_SCRIPT.index("async () =>") :]  # the function, without the comment above it
 
 
 @pytest.fixture
@@ -157,8 +159,9 @@ def test_the_table_fits_the_screen(server: ServerProcess, context_for: Any, game
                     modal.first.click()
                     page.wait_for_selector(".modal", state="detached")
                     continue
+                # The one declaration question: "Gesund" (or a question's first answer).
                 step = page.locator(
-                    ".dk-actions button[data-action=pass], .dk-actions button.primary"
+                    ".dk-question button[data-action=gesund], .dk-actions button[data-action]"
                 )
                 step.first.wait_for()
                 act(page, step.first)

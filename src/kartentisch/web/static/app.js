@@ -16,7 +16,13 @@ function navigate(path, replace = false) {
   route();
 }
 
+// Each route's number: a screen still loading when another route began (a link
+// clicked before the lobby came) draws nothing, so the newer screen stays.
+let routes = 0;
+
 async function route() {
+  const mine = ++routes;
+  const current = () => mine === routes;
   leaveLobby();
   leaveReplay();
   screen?.destroy();
@@ -28,11 +34,11 @@ async function route() {
     if ((m = path.match(/^\/t\/([\w-]+)$/))) {
       screen = new TableScreen(root, m[1], navigate);
     } else if ((m = path.match(/^\/rules\/([\w-]+)$/))) {
-      await showRules(root, m[1]);
+      await showRules(root, m[1], current);
     } else if ((m = path.match(/^\/replay(?:\/([\w-]+))?$/))) {
-      await showReplay(root, m[1] || null);
+      await showReplay(root, m[1] || null, current);
     } else {
-      await showLobby(root, navigate);
+      await showLobby(root, navigate, current);
     }
   } catch (error) {
     toast(error.message, "error");

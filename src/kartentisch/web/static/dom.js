@@ -3,7 +3,23 @@
 
 import { lang } from "./i18n.js";
 
-/** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")`` */
+const sheets = new Map();
+
+/** The style sheet ``href``, added to the page once; a promise that it loaded (or failed to). */
+export function styleSheet(href) {
+  if (!sheets.has(href)) {
+    const link = h("link", { rel: "stylesheet", href });
+    sheets.set(href, new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true });
+    }));
+    document.head.append(link);
+  }
+  return sheets.get(href);
+}
+
+/** ``h("div#id.seat.active", {title: "x", onclick: f}, child, "text")``; in ``style``,
+ * custom properties (``--name``) too. */
 export function h(tag, attrs = {}, ...children) {
   const [head, ...classes] = tag.split(".");
   const [name, id] = head.split("#");
@@ -15,7 +31,12 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "html") el.innerHTML = value; // only for SVG this page generates itself
     else if (key === "value") el.value = value;
-    else if (key === "style") Object.assign(el.style, value); // CSSOM: allowed by the page's CSP
+    else if (key === "style") { // CSSOM: allowed by the page's CSP
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, v);
+        else el.style[name] = v;
+      }
+    }
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {

@@ -48,15 +48,60 @@ function spread(players) {
   return down;
 }
 
-/** Where the card of ``seat`` lies in the trick: CSS lengths relative to the felt. */
-function trickPlace(view, seat) {
+/** Where the card of ``seat`` lies in the trick, in card widths across and card heights down from the centre. */
+function trickOffset(view, seat) {
   const a = angle(view, seat);
-  const dx = (ACROSS * Math.cos(a)).toFixed(3);
-  const dy = (spread(view.players) * Math.sin(a)).toFixed(3);
+  return { dx: ACROSS * Math.cos(a), dy: spread(view.players) * Math.sin(a) };
+}
+
+/** Where the card of ``seat`` lies in the trick: CSS lengths relative to the felt. */
+export function trickPlace(view, seat) {
+  const { dx, dy } = trickOffset(view, seat);
   return {
-    left: `calc(50% + ${dx} * var(--trick-w))`,
-    top: `calc(50% + ${dy} * var(--trick-h))`,
+    left: `calc(50% + ${dx.toFixed(3)} * var(--trick-w))`,
+    top: `calc(50% + ${dy.toFixed(3)} * var(--trick-h))`,
   };
+}
+
+/** A card's height over its width (cards.js draws them 100 × 140). */
+const CARD_RATIO = 1.4;
+/** The room kept between a place of the trick and a seat box, in px. */
+const CLEAR = 4;
+/** The smallest the trick's cards are made to keep clear of the seats, as a share of their size. */
+const SMALLEST = 0.6;
+
+/**
+ * Keeps every place of the trick clear of every seat box: once the felt is on the
+ * page (its seat boxes laid out, with their labels in the page's language), the
+ * trick's cards are made smaller (``--trick-w`` on the felt) until no place where a
+ * card may lie, whoever plays it, touches a seat box. Every place counts, not only
+ * the cards lying there, so the felt looks the same whatever the trick holds.
+ * Called after each drawing (and so after each resize); ``root`` holds the felt.
+ */
+export function fitTrick(root) {
+  const felt = root.querySelector(".felt");
+  const trick = felt?.querySelector(":scope > .trick[data-players]");
+  if (!trick) return;
+  felt.style.removeProperty("--trick-w");
+  const base = parseFloat(getComputedStyle(felt).getPropertyValue("--trick-w"));
+  if (!(base > 0)) return;
+  const view = { players: Number(trick.dataset.players), seat: Number(trick.dataset.me) };
+  const frame = felt.getBoundingClientRect();
+  const left = frame.left + felt.clientLeft;
+  const top = frame.top + felt.clientTop;
+  const cx = left + felt.clientWidth / 2;
+  const cy = top + felt.clientHeight / 2;
+  const seats = [...felt.querySelectorAll(":scope > .seat")].map((e) => e.getBoundingClientRect());
+  const offsets = Array.from({ length: view.players }, (_, s) => trickOffset(view, s));
+  const clear = (w) => offsets.every(({ dx, dy }) => {
+    const x = cx + dx * w, y = cy + dy * w * CARD_RATIO;
+    const card = { l: x - w / 2 - CLEAR, r: x + w / 2 + CLEAR, t: y - (w * CARD_RATIO) / 2 - CLEAR, b: y + (w * CARD_RATIO) / 2 + CLEAR };
+    return seats.every((s) => s.right <= card.l || s.left >= card.r || s.bottom <= card.t || s.top >= card.b);
+  });
+  let w = base;
+  while (w > base * SMALLEST && !clear(w)) w -= 1;
+  if (w < base) felt.style.setProperty("--trick-w", `${w}px`);
+  felt.dataset.trickW = String(w);
 }
 
 // -- the trick ----------------------------------------------------------------------
@@ -119,7 +164,10 @@ export function feltTrick(view, trick, memory) {
   memory.feltTrick = trick
     ? { id: trick.id, count: trick.cards.length, done: Boolean(trick.done), winner: trick.winner, trick }
     : null;
-  return h("div.trick", { "data-trick": trick?.id ?? "", "data-done": trick?.done ? "true" : null }, nodes);
+  return h("div.trick", {
+    "data-trick": trick?.id ?? "", "data-done": trick?.done ? "true" : null,
+    "data-players": view.players, "data-me": view.seat ?? 0,
+  }, nodes);
 }
 
 // -- speech bubbles ---------------------------------------------------------------

@@ -9,13 +9,16 @@ export function leaveLobby() {
   clearInterval(refreshTimer);
 }
 
-export async function showLobby(root, navigate) {
+/** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn. */
+export async function showLobby(root, navigate, current = () => true) {
   const { games, defaults } = await api("/api/games");
+  if (!current()) return;
   const form = createForm(games, navigate, defaults || {});
   const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
   root.replaceChildren(h("div.lobby", {}, form, list));
   const refresh = () => refreshList(list, navigate).catch(() => {});
   await refresh();
+  if (!current()) return;
   refreshTimer = setInterval(refresh, 5000);
 }
 

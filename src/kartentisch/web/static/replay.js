@@ -21,11 +21,13 @@ export function leaveReplay() {
 }
 
 /** ``/replay``: open a record; ``/replay/{id}``: the games of a stored table. */
-export async function showReplay(root, tableId = null) {
+/** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn. */
+export async function showReplay(root, tableId = null, current = () => true) {
   leaveReplay();
   if (tableId) {
     root.replaceChildren(h("p.muted", {}, t("replay.loading")));
     const shown = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?lang=${lang}`);
+    if (!current()) return;
     viewer(root, shown, [
       h("p.muted", {}, t("replay.of_table", { id: tableId })),
       shown.finished ? null : h("p.muted", {}, t("replay.unfinished")),
@@ -33,15 +35,15 @@ export async function showReplay(root, tableId = null) {
     return;
   }
   if (opened) {
-    await replayRecord(root, opened.record, opened.name);
+    await replayRecord(root, opened.record, opened.name, current);
     return;
   }
-  root.replaceChildren(picker(root));
+  root.replaceChildren(picker(root, current));
 }
 
-function picker(root) {
+function picker(root, current) {
   const input = h("input#record-file", { type: "file", accept: ".json,application/json" });
-  input.addEventListener("change", () => input.files[0] && openFile(root, input.files[0]));
+  input.addEventListener("change", () => input.files[0] && openFile(root, input.files[0], current));
   const zone = h("label.drop-zone", { for: "record-file" },
     h("span.button.primary", {}, t("replay.open")), " ", h("span.muted", {}, t("replay.drop")), input);
   zone.addEventListener("dragover", (event) => {
@@ -53,7 +55,7 @@ function picker(root) {
     event.preventDefault();
     zone.classList.remove("over");
     const file = event.dataTransfer?.files?.[0];
-    if (file) openFile(root, file);
+    if (file) openFile(root, file, current);
   });
   return h("section.panel.replay-open", {},
     h("h2", {}, t("replay.title")),
@@ -61,7 +63,7 @@ function picker(root) {
     zone);
 }
 
-async function openFile(root, file) {
+async function openFile(root, file, current) {
   let record;
   try {
     record = JSON.parse(await file.text());
@@ -71,22 +73,25 @@ async function openFile(root, file) {
   }
   at.deal = 0;
   at.trick = 0;
-  await replayRecord(root, record, file.name);
+  if (!current()) return;
+  await replayRecord(root, record, file.name, current);
 }
 
-async function replayRecord(root, record, name) {
+async function replayRecord(root, record, name, current) {
   let shown;
   try {
     shown = await api(`/api/replay?lang=${lang}`, { method: "POST", body: record });
   } catch (error) {
+    if (!current()) return;
     // The server names what is wrong (a malformed record, an illegal action and where).
     opened = null;
-    root.replaceChildren(picker(root));
+    root.replaceChildren(picker(root, current));
     root.querySelector(".replay-open").append(h("p.error.replay-error", { role: "alert" }, error.message));
     return;
   }
+  if (!current()) return;
   opened = { record, name };
-  const again = h("button.small", { onclick: () => { opened = null; showReplay(root); } }, t("replay.another"));
+  const again = h("button.small", { onclick: () => { opened = null; showReplay(root, null, current); } }, t("replay.another"));
   viewer(root, shown, [h("p.muted", {}, name, " ", again)]);
 }
 

@@ -3,7 +3,8 @@
 import { api, h, setRulesGame } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
-export async function showRules(root, game) {
+/** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn. */
+export async function showRules(root, game, current = () => true) {
   setRulesGame(game);
   const { rules } = await api("/api/games");
   const response = await fetch(`/api/rules/${encodeURIComponent(game)}/${lang}?format=html`);
@@ -15,5 +16,6 @@ export async function showRules(root, game) {
     article.append(h("p.error", {}, t("error.no_rules", { game, lang })));
   }
   const nav = h("nav.rule-games", {}, rules.map((g) => h("a", { href: `/rules/${g.name}`, "data-link": "" }, g.titles?.[lang] || g.name)));
+  if (!current()) return;
   root.replaceChildren(h("div.rules-page", {}, nav, article));
 }

@@ -2,6 +2,7 @@
 // drawn by the game's own renderer (games/<name>.js).
 
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
+import { fitTrick } from "./felt.js";
 import { drawLog, logHello } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
@@ -152,7 +153,11 @@ export class TableScreen {
         this.root.replaceChildren(h("p.error", {}, table.game));
         return;
       }
-      this.renderer = await load();
+      const renderer = await load();
+      // The game's own style sheet first: the table is never drawn (nor measured) without it.
+      await renderer.ready?.();
+      if (this.closed) return; // the page went elsewhere meanwhile
+      this.renderer = renderer;
     }
     // While the table holds (paused, or between deals) nothing may be played: the
     // renderer is shown no legal action, and the status line says why.
@@ -168,6 +173,8 @@ export class TableScreen {
     drawPresence(this.root, this.message, ctx);
     // The game log: one aside.game-log, kept as the last child of the table root.
     drawLog(this.root, this.message, ctx);
+    // The trick's places clear of the seat boxes, as they were laid out (felt.js).
+    fitTrick(this.root);
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);

@@ -4,7 +4,7 @@
 // beside it the score sheet with the Böcke, the last trick and the games so far.
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
-import { h } from "../dom.js";
+import { h, styleSheet } from "../dom.js";
 import { explainDeal } from "../explain.js";
 import { bubbles, feltTrick, placeBubbles, seatPlace, shownTrick, timerNotice, whyLine } from "../felt.js";
 import { t } from "../i18n.js";
@@ -17,13 +17,14 @@ const ANNOUNCEMENTS = ["re", "kontra", "no90", "no60", "no30", "schwarz"];
 // The explanation's lines the summary shows in its parties table instead.
 const SHOWN_ABOVE = ["explain.parties", "explain.solo_game", "explain.augen"];
 
-let styled = false;
+/** The game's own style sheet, added to the page once; a promise that it is loaded
+ * (the table draws the game only then, so it is never laid out without it). */
+export function ready() {
+  return styleSheet("/static/games/doppelkopf.css");
+}
 
-/** The game's own style sheet, added to the page once. */
 function loadStyle() {
-  if (styled) return;
-  styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/games/doppelkopf.css" }));
+  ready();
 }
 
 // -- words ----------------------------------------------------------------------

@@ -7,17 +7,18 @@
 // or T turns your card. On a phone the pile itself is a slap button.
 
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
-import { h } from "../dom.js";
+import { h, styleSheet } from "../dom.js";
 import { whyLine } from "../felt.js";
 import { lang, t } from "../i18n.js";
 
-let styled = false;
+/** The game's own style sheet, added to the page once; a promise that it is loaded
+ * (the table draws the game only then, so it is never laid out without it). */
+export function ready() {
+  return styleSheet("/static/games/slapjack.css");
+}
 
-/** The game's own style sheet, added to the page once. */
 function loadStyle() {
-  if (styled) return;
-  styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/games/slapjack.css" }));
+  ready();
 }
 
 // The texts of the events, by type (and reason). Listed here so that every key is
