@@ -108,6 +108,9 @@ class Player:
         self.errors: list[dict[str, Any]] = []
         #: The versions this player acted on (legally).
         self.acted: list[int] = []
+        #: Versions of states sent to this client alone: the answer to a refused action.
+        self.replies: set[int] = set()
+        self._refused = False
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -124,8 +127,12 @@ class Player:
         if message["type"] == "state":
             self.state = message
             self.views[message["version"]] = message["view"]
+            if self._refused:
+                self.replies.add(message["version"])
+                self._refused = False
         elif message["type"] == "error":
             self.errors.append(message)
+            self._refused = message.get("code") == "stale_version"
         return message
 
     def until(self, wanted: Callable[[Message], bool], timeout: float = 15) -> Message:
@@ -204,12 +211,13 @@ def first_legal(view: dict[str, Any]) -> str:
 def moves_seen_live(mover: Player, watcher: Player) -> bool:
     """Whether ``watcher`` was sent the state that first showed each of ``mover``'s moves.
 
-    That is the next version ``mover`` was sent after the move: a Doppelkopf table
-    answers a declaration round a person has no choice in at once, and the state
-    between the two actions is sent to nobody (docs/web.md, Doppelkopf).
+    That is the next version ``mover`` was sent to everyone after the move (not a
+    state sent to it alone with a refusal): a Doppelkopf table answers a
+    declaration round a person has no choice in at once, and the state between
+    the two actions is broadcast to nobody (docs/web.md, Doppelkopf).
     """
     for version in mover.acted:
-        shown = [v for v in mover.views if v > version]
+        shown = [v for v in mover.views if v > version and v not in mover.replies]
         if shown and min(shown) not in watcher.views:
             return False
     return True

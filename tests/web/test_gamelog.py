@@ -194,7 +194,7 @@ def test_a_turn_timer_plays_and_the_log_says_so(make_app: AppFactory) -> None:
 def test_a_stand_in_plays_for_an_away_person_and_is_marked(make_app: AppFactory) -> None:
     app = make_app(grace=0.05, ready=0)
     with TestClient(app) as client:
-        seats = [{"kind": "you"}, {"kind": "open"}] + SEATS[2:]
+        seats = [{"kind": "you"}, {"kind": "open"}, *SEATS[2:]]
         created = new_table(client, seats)
         table = app.state.manager.get(created["id"])
         joined = client.post(f"/api/tables/{created['id']}/join", json={"name": "Bo"}).json()

@@ -136,6 +136,8 @@ class LiveTable:
         self._held_back = False
         #: Taken out of service (:meth:`_withdraw`): stores and sends nothing more.
         self.withdrawn = False
+        #: A forced answer (:meth:`_forced`) the game refused: not tried again.
+        self._forced_refused: tuple[int, int, str] | None = None
         #: Who made each of the game's actions (parallel to ``game.actions``).
         self.by: list[str] = []
         #: The game log (turn-based games): entries of actions and notes, in order.
@@ -325,6 +327,11 @@ class LiveTable:
         """
         if self._saving:
             self._held_back = True
+            return
+        if self._forced() is not None and self._driver is not None and not self._driver.done():
+            # The table answers for a person at once (its driver, next): everyone hears of
+            # both together; a state in between would offer a turn that is not theirs.
+            self._changed.set()
             return
         self._held_back = False
         log: dict[str, Any] | None = None
@@ -641,10 +648,6 @@ class LiveTable:
         self._turn_started = _now()
         self._changed.set()
         self._presence_tick()  # a deal that ended may need nobody's "next"
-        if self._forced() is not None:
-            # The table answers for a person next (the driver, at once): everyone hears
-            # of both together, so nobody is shown a turn that is not theirs to take.
-            return
         self.broadcast()
         self._forget_if_finished()
 
@@ -969,11 +972,12 @@ class LiveTable:
             if self.seats[seat].kind == "human":
                 text: str | None = forced(seat)
                 if text is not None:
-                    return game.version, seat, text
+                    found = (game.version, seat, text)
+                    # One the game refused is not tried again: the seat is played as any other.
+                    return None if found == self._forced_refused else found
         return None
 
     async def _drive(self) -> None:
-        refused: tuple[int, int, str] | None = None
         try:
             while True:
                 self._changed.clear()
@@ -982,7 +986,7 @@ class LiveTable:
                 if self.game is None or self.game.is_over:
                     return
                 forced = self._forced()
-                if forced is not None and forced != refused:
+                if forced is not None:
                     # One engine action per version, stored like any other, without delay.
                     async with self.lock:
                         if self._forced() == forced:
@@ -990,7 +994,7 @@ class LiveTable:
                                 await self._apply(forced[1], forced[2], by="auto")
                             except IllegalActionError:
                                 log.exception("table %s: a forced action was refused", self.id)
-                                refused = forced  # the seat is then played as any other
+                                self._forced_refused = forced
                                 self.broadcast()
                             except _StorageFailure:
                                 await asyncio.sleep(1.0)
