@@ -59,20 +59,17 @@ DOPPELKOPF = {
 
 
 def play_to_the_summary(page: Page) -> None:
-    """Say gesund, play cards, until the game's summary shows."""
+    """Answer the declaration question with Gesund, play cards, until the game's summary
+    shows (it opens by itself when a game is scored, while the next one waits)."""
+    gesund = ".dk-question button[data-action=gesund]"
     while True:
-        page.wait_for_selector(".dk-actions button, .hand-card.playable, .modal.dk-summary")
+        page.wait_for_selector(f"{gesund}, .hand-card.playable, .modal.dk-summary")
         if page.locator(".modal.dk-summary").count():
             return
-        declare = page.locator(".dk-actions button[data-action=pass]")
-        if declare.count():
-            act(page, declare.first)
+        if page.locator(gesund).count():
+            act(page, page.locator(gesund).first)
             continue
-        if page.locator(".hand-card.playable").count():
-            play_one(page)
-            continue
-        # only announcements offered: wait for the next card
-        page.wait_for_selector(".hand-card.playable, .modal.dk-summary")
+        play_one(page)
 
 
 @pytest.mark.parametrize(
