@@ -49,13 +49,17 @@ WATCH_VERSION = """(() => {
     }
   };
 })();"""
-#: Past version ``after``, a person is to move (or the match is over): nothing moves now.
+#: Past version ``after``, a person is to move, the next deal waits for the people's
+#: "next" (data-between), or the match is over: nothing moves now.
 SETTLED = """after => {
   const seats = [...document.querySelectorAll('.felt > .seat')];
   const moving = seats.findIndex((s) => s.classList.contains('to-move'));
+  const between = document.getElementById('app').dataset.between !== undefined;
   return (window.tableVersion ?? -1) > after
-    && ([0, 1].includes(moving) || document.querySelector('.result') !== null);
+    && ([0, 1].includes(moving) || between || document.querySelector('.result') !== null);
 }"""
+#: The page shows no wait between deals (the next deal runs).
+PLAYING = """() => document.getElementById('app').dataset.between === undefined"""
 AT_VERSION = """v => window.tableVersion === v && document.querySelector('.felt') !== null"""
 #: The card was played where this page sees it: in the trick, the last trick, or the
 #: deal it ended is summed up (the next deal's first card clears the last trick).
@@ -184,6 +188,11 @@ def test_two_browsers_on_two_processes_play_one_table(
         pages[1 - mover].wait_for_function(CARD_SHOWN, arg=code)
     assert clicks == [TRICKS, TRICKS]
 
+    # The next deal waits for both people's "next": both pages say so, and nothing moves.
+    assert view["version"] == version
+    for tab in pages:
+        assert tab.get_attribute("#app", "data-between") == "1"
+        assert tab.get_attribute("#app", "data-waiting") == "0,1"
     # Both pages sum the deal up alike: the spectator's points in the score sheet.
     deal = view["deals"][0]
     row = ["1", *[str(p) if p else "·" for p in deal["points"]]]
@@ -193,11 +202,17 @@ def test_two_browsers_on_two_processes_play_one_table(
         assert modal.locator("h2").inner_text() == fill(en["ui.deal_over"], n=1)
         assert modal.locator(".score-sheet tbody tr").first.locator("td").all_inner_texts() == row
         sheets.append(modal.locator(".score-sheet").inner_text())
-        modal.locator("button.primary").click()
-        tab.wait_for_selector(".modal", state="detached")
     assert sheets[0] == sheets[1]
     side = [tab.locator("aside.side .score-sheet").inner_text() for tab in pages]
     assert side[0] == side[1]
+    # While the table waits, both processes hold the same record.
     assert a.get(f"/api/tables/{table_id}/record") == b.get(f"/api/tables/{table_id}/record")
+    # "Next deal" on both pages (each on its process): the summary closes, and once
+    # both said it the next deal runs on both pages.
+    for tab in pages:
+        tab.locator(".modal button.gate-next").click()
+        tab.wait_for_selector(".modal", state="detached")
+    for tab in pages:
+        tab.wait_for_function(PLAYING)
 
     assert not page_errors.unexpected(), page_errors.problems

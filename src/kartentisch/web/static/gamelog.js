@@ -51,6 +51,9 @@ export function logHello(memory) {
 /** Take in a state message's ``log``: from entry ``from`` on, of the log named ``epoch``. */
 function merge(log, part) {
   if (!part) return false;
+  if (!log.taken) log.taken = new WeakSet();
+  if (log.taken.has(part)) return false; // taken in already (on receipt)
+  log.taken.add(part);
   if (part.epoch !== log.epoch) {
     if (part.from !== 0) return false; // another log: only a whole one replaces ours
     log.epoch = part.epoch;
@@ -59,7 +62,18 @@ function merge(log, part) {
   if (part.from > log.entries.length) return false; // a gap: the next hello asks again
   log.entries.length = part.from;
   log.entries.push(...part.entries);
+  log.dirtyFrom = log.dirtyFrom === null || log.dirtyFrom === undefined ? part.from : Math.min(log.dirtyFrom, part.from);
   return true;
+}
+
+/**
+ * Take in the log part of a state message as it arrives. The page may draw only the
+ * newest of several states that came while it was busy (a game's screen loading):
+ * each part must be kept all the same, or the log would have a gap.
+ */
+export function takeLog(memory, part) {
+  if (!memory || !part) return;
+  merge(store({ memory }), part);
 }
 
 function nameOf(message, seat) {
@@ -201,8 +215,12 @@ function entryNode(message, entry, lastDeal) {
 /** Draw (or update) the log panel: one ``aside.game-log``, the last child of ``root``. */
 export function drawLog(root, message, ctx) {
   const log = store(ctx);
-  const changed = merge(log, message.log);
-  if (!message.log && !log.entries.length) {
+  merge(log, message.log);
+  // What changed since the last draw: entries from ``dirtyFrom`` on (taken in on receipt).
+  const changed = log.dirtyFrom !== null && log.dirtyFrom !== undefined;
+  const changedFrom = log.dirtyFrom;
+  log.dirtyFrom = null;
+  if (log.epoch === null) {
     // A game without a log here (the slap games keep their own): nothing to show.
     log.el?.remove();
     return;
@@ -219,7 +237,7 @@ export function drawLog(root, message, ctx) {
     log.drawn = 0;
   }
   const same = log.drawnLang === lang && log.drawnFor === message.view?.seat && log.drawnEpoch === log.epoch;
-  if (changed && same && log.drawn > 0 && message.log.from === log.drawn) {
+  if (changed && same && log.drawn > 0 && changedFrom === log.drawn) {
     // New entries after those drawn (the usual case): only they are drawn.
     const items = [];
     for (const entry of log.entries.slice(log.drawn)) {

@@ -3,7 +3,7 @@
 
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
 import { fitTrick } from "./felt.js";
-import { drawLog, logHello } from "./gamelog.js";
+import { drawLog, logHello, takeLog } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 import { drawPresence, held, tickPresence } from "./presence.js";
@@ -115,6 +115,8 @@ export class TableScreen {
       // A real-time table measures the line: answer at once, before anything else.
       this.send({ type: "pong", nonce: message.nonce });
     } else if (message.type === "state") {
+      // The log's part now: a render busy meanwhile draws only the newest state.
+      takeLog(this.memory, message.log);
       this.message = message;
       this.setBanner("");
       this.render();
