@@ -555,12 +555,7 @@ class LiveTable:
                 conn.error("table_over", translate(lang, "error.table_over"))
                 return
             if self.runner is None and act.version != game.version:
-                conn.error(
-                    "stale_version",
-                    translate(lang, "error.stale_version", version=game.version),
-                    version=game.version,
-                )
-                conn.send(self.state_message(conn.seat))
+                self._refuse_stale(conn, game.version)
                 return
             if self.paused:
                 conn.error("table_paused", translate(lang, "error.table_paused"))
@@ -600,16 +595,20 @@ class LiveTable:
                 )
                 return
             if ready.version != game.version:
-                conn.error(
-                    "stale_version",
-                    translate(lang, "error.stale_version", version=game.version),
-                    version=game.version,
-                )
-                conn.send(self.state_message(conn.seat))
+                self._refuse_stale(conn, game.version)
                 return
             self._ready.add(conn.seat)
             self._presence_tick()
             self.broadcast()
+
+    def _refuse_stale(self, conn: Connection, version: int) -> None:
+        """A message made on another version than ``version``: refused, and the state sent."""
+        conn.error(
+            "stale_version",
+            translate(conn.lang, "error.stale_version", version=version),
+            version=version,
+        )
+        conn.send(self.state_message(conn.seat))
 
     async def _apply(self, seat: int, text: str, by: str = "person") -> None:
         """Apply, store, then tell everyone; hold the lock while calling this.
