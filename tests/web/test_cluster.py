@@ -111,6 +111,8 @@ class Player:
         #: Versions of states sent to this client alone: the answer to a refused action.
         self.replies: set[int] = set()
         self._refused = False
+        #: The versions this player said "next" at, between deals.
+        self.readied: set[int] = set()
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -163,6 +165,15 @@ class Player:
             and self.version not in self.acted
         )
 
+    def awaited(self) -> bool:
+        """Whether the table waits for this seat's "next" between deals (not yet said)."""
+        if self.state is None or self.seat is None:
+            return False
+        gate = self.state["table"].get("between_deals")
+        return (
+            gate is not None and self.seat in gate["waiting"] and self.version not in self.readied
+        )
+
     def act(self, action: str) -> None:
         self.acted.append(self.version)
         self.send({"type": "act", "action": action, "version": self.version})
@@ -196,6 +207,10 @@ def play(
             if player.my_turn():
                 assert player.state is not None
                 player.act(policy(player.state["view"]))
+            elif player.awaited():
+                # Between deals the next one waits for every person's "next".
+                player.readied.add(player.version)
+                player.send({"type": "ready", "version": player.version})
 
 
 def settled(*players: Player) -> bool:
