@@ -702,6 +702,13 @@ def test_gesund_once_a_deal_and_the_table_answers_the_rest(client: TestClient) -
         asked: Counter[int] = Counter()
         while len(state["view"]["deals"]) < 3:
             view = state["view"]
+            gate = state["table"].get("between_deals")
+            if gate is not None:
+                # Between deals: say "next" once, as the person presses it; then wait.
+                if 0 in gate["waiting"]:
+                    ws.send_json({"type": "ready", "version": state["version"]})
+                state = next_state(ws)
+                continue
             if view["to_move"] != 0 or view["auto"]:
                 state = next_state(ws)  # the table or a bot acts
                 continue
