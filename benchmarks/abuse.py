@@ -96,7 +96,8 @@ PLAYER: Final = "127.0.0.3"
 #: Builds the long session and asks the server for figures (not part of any measurement).
 OBSERVER: Final = "127.0.0.4"
 LATE_SPECTATOR: Final = "127.0.0.5"
-ATTACKS: Final = ("tables", "idle", "slowloris", "hello", "replay", "slow-readers")
+#: The table flood last: on a server whose waiting tables never expire, its tables stay.
+ATTACKS: Final = ("idle", "slowloris", "hello", "replay", "slow-readers", "tables")
 PING_INTERVAL_S: Final = 0.1
 REQUEST_TIMEOUT_S: Final = 5.0
 #: Loopback needs no proxy (and looking for one in the environment costs time per socket).
@@ -274,6 +275,10 @@ class Player:
         self.ws: ClientConnection | None = None
         self.pending: dict[int, float] = {}
         self.pings = 0
+        #: The benchmark's last request for a new table, and the last one answered.
+        self.wanted = 0
+        self.answered = -1
+        self.renew = asyncio.Event()
         self.acting: set[asyncio.Task[None]] = set()
 
     def lose_pending(self) -> None:
@@ -285,9 +290,13 @@ class Player:
         """Ten pings a second; a tick without a connection is a lost ping."""
         next_at = time.monotonic()
         while not self.stop.is_set():
-            next_at += PING_INTERVAL_S
-            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            # a tick missed (this process was not given a CPU in time) is skipped, not made up
+            next_at = max(next_at + PING_INTERVAL_S, time.monotonic())
+            await asyncio.sleep(next_at - time.monotonic())
             now = time.monotonic()
+            while self.events.poll():  # the benchmark asks for a new table at each phase
+                _, self.wanted = self.events.recv()
+                self.renew.set()
             ws = self.ws
             if ws is None:
                 self.result.samples.append((now, math.inf))
@@ -309,7 +318,6 @@ class Player:
             raise OSError(f"http_{answer.status_code}")
         created: dict[str, Any] = answer.json()
         self.result.tables += 1
-        self.events.send(("table", created["id"]))
         return str(created["id"]), str(created["token"])
 
     async def play_table(self, table_id: str, token: str) -> bool:
@@ -365,21 +373,45 @@ class Player:
             await ws.send(json.dumps({"type": "act", "action": card, "version": version}))
             self.result.actions += 1
 
+    async def next_table(self, table: tuple[str, str] | None) -> tuple[str, str]:
+        """A new table; when the server refuses one, the old table (if there is one)."""
+        try:
+            table = await self.create_table()
+        except (OSError, TimeoutError, httpx.HTTPError):
+            if table is None:
+                raise
+            self.errors["new_table_refused"] += 1
+        self.answered = self.wanted
+        self.renew.clear()
+        self.events.send(("table", table[0], self.answered))
+        return table
+
     async def play(self) -> None:
+        """Tables one after another: a new one when a match ends or the benchmark asks."""
         table: tuple[str, str] | None = None
         while not self.stop.is_set():
+            renewing = False
             try:
-                if table is None:
-                    table = await self.create_table()
-                if await self.play_table(*table):
-                    table = None
+                if table is None or self.wanted > self.answered:
+                    table = await self.next_table(table)
+                playing = asyncio.create_task(self.play_table(*table))
+                asked = asyncio.create_task(self.renew.wait())
+                await asyncio.wait({playing, asked}, return_when=asyncio.FIRST_COMPLETED)
+                asked.cancel()
+                if not playing.done():
+                    renewing = True
+                    playing.cancel()
+                    await asyncio.gather(playing, return_exceptions=True)
+                elif playing.result():
+                    table = None  # the match is over
                 else:
                     self.errors["disconnected"] += 1
             except (OSError, TimeoutError, WebSocketException, httpx.HTTPError) as failure:
                 self.errors[type(failure).__name__] += 1
             self.ws = None
             self.lose_pending()
-            await asyncio.sleep(0.5)
+            if not renewing:
+                await asyncio.sleep(0.5)
 
     async def run(self) -> PlayerResult:
         playing = asyncio.create_task(self.play())
@@ -525,12 +557,16 @@ class Check:
 @dataclass
 class Phase:
     name: str
+    #: When the phase began; the attack's window is ``start`` (later, after a set-up) to ``end``.
+    begun: float
     start: float
     end: float = 0.0
     settled: float = 0.0
     rss_start_kib: int = 0
     rss_after_kib: int = 0
     fared: dict[str, Any] = field(default_factory=dict)
+    #: A window before the attack with its setting alone (the hello flood's spectators).
+    quiet: tuple[float, float] | None = None
 
 
 class Bench:
@@ -544,6 +580,8 @@ class Bench:
         self.seed = seed
         self.player = player
         self.player_table: str | None = None
+        self.table_requests = 0
+        self.table_answered = -1
         self.checks: list[Check] = []
         self.rss: list[tuple[float, int]] = []
         self.phases: list[Phase] = []
@@ -561,19 +599,25 @@ class Bench:
     def table_of_player(self) -> str:
         """The normal player's table now (it opens a new one when its match is over)."""
         while self.player.poll():
-            kind, value = self.player.recv()
+            kind, table_id, answered = self.player.recv()
             if kind == "table":
-                self.player_table = str(value)
+                self.player_table = str(table_id)
+                self.table_answered = int(answered)
         if self.player_table is None:
             raise RuntimeError("the normal player has no table")
         return self.player_table
 
-    async def wait_for_player_table(self) -> None:
+    async def fresh_player_table(self) -> None:
+        """Have the player open a new table (so that every phase starts alike), and wait."""
+        if self.table_requests > 0:
+            self.player.send(("new", self.table_requests))
         async with asyncio.timeout(60):
-            while self.player_table is None:
+            while self.table_answered < self.table_requests:
                 with contextlib.suppress(RuntimeError):
                     self.table_of_player()
                 await asyncio.sleep(0.05)
+        self.table_requests += 1
+        await asyncio.sleep(1)  # its hello, its first pings
 
     async def person(self) -> None:
         """The normal person: the tables every second, a new table every other second."""
@@ -640,7 +684,9 @@ class Bench:
 
     async def phase(self, name: str, attack: Callable[[Phase], Awaitable[None]]) -> None:
         """Run ``attack`` (it returns when its time is up, its sockets closed), then settle."""
-        phase = Phase(name, time.monotonic(), rss_start_kib=rss_kib(self.pid))
+        await self.fresh_player_table()
+        now = time.monotonic()
+        phase = Phase(name, now, now, rss_start_kib=rss_kib(self.pid))
         self.phases.append(phase)
         await attack(phase)
         phase.end = time.monotonic()
@@ -773,9 +819,13 @@ class Bench:
         tasks = [asyncio.create_task(watch(i)) for i in range(self.sizes.hello_spectators)]
         hellos = connections = refused = 0
         try:
-            await asyncio.sleep(2)  # the spectators are in; what a quiet table sends them
-            quiet_bytes, received[0] = received[0], 0
-            quiet_rate = quiet_bytes / 2
+            await asyncio.sleep(1)  # the spectators are in
+            received[0] = 0
+            quiet = time.monotonic()
+            await asyncio.sleep(3)  # what the table sends them without an attack
+            quiet_rate = received[0] / (time.monotonic() - quiet)
+            phase.quiet = (quiet, time.monotonic())
+            received[0] = 0
             phase.start = time.monotonic()  # the attack's window starts now
             deadline = phase.start + self.sizes.attack_s
             frames = b"".join(
@@ -927,8 +977,16 @@ def retry_after(answer: httpx.Response) -> float:
 # -- the report ---------------------------------------------------------------------------
 
 
-def window(samples: list[tuple[float, float]], start: float, end: float) -> list[float]:
-    return sorted(rtt for sent, rtt in samples if start <= sent < end)
+def rtt_figures(samples: list[tuple[float, float]], start: float, end: float) -> dict[str, Any]:
+    """The round trips (ms) of the pings sent in ``[start, end)``; a lost one counts as ∞."""
+    ms = sorted(rtt * 1000 for sent, rtt in samples if start <= sent < end)
+    return {
+        "pings": len(ms),
+        "lost": sum(1 for x in ms if math.isinf(x)),
+        "p50": percentile(ms, 0.5),
+        "p99": percentile(ms, 0.99),
+        "max": ms[-1] if ms else math.nan,
+    }
 
 
 def lobby_figures(checks: list[Check], start: float, end: float) -> dict[str, Any]:
@@ -945,11 +1003,8 @@ def lobby_figures(checks: list[Check], start: float, end: float) -> dict[str, An
 def summarize(bench: Bench, player: PlayerResult) -> dict[str, Any]:
     phases: list[dict[str, Any]] = []
     for p in bench.phases:
-        rtts = window(player.samples, p.start, p.end)
-        ms = [x * 1000 for x in rtts]
-        peak = max([kib for at, kib in bench.rss if p.start <= at <= p.settled] + [p.rss_after_kib])
-        lost = sum(1 for x in ms if math.isinf(x))
-        p99 = percentile(ms, 0.99)
+        rtt = rtt_figures(player.samples, p.start, p.end)
+        peak = max([kib for at, kib in bench.rss if p.begun <= at <= p.settled] + [p.rss_after_kib])
         during = lobby_figures(bench.checks, p.start, p.end)
         after = lobby_figures(bench.checks, p.end, p.settled)
         growth = p.rss_after_kib / p.rss_start_kib - 1 if p.rss_start_kib else math.nan
@@ -957,13 +1012,10 @@ def summarize(bench: Bench, player: PlayerResult) -> dict[str, Any]:
             {
                 "attack": p.name,
                 "seconds": round(p.end - p.start, 2),
-                "pings": len(ms),
-                "lost_pings": lost,
-                "rtt_ms": {
-                    "p50": percentile(ms, 0.5),
-                    "p99": p99,
-                    "max": ms[-1] if ms else math.nan,
-                },
+                "pings": rtt["pings"],
+                "lost_pings": rtt["lost"],
+                "rtt_ms": rtt,
+                "rtt_ms_quiet": None if p.quiet is None else rtt_figures(player.samples, *p.quiet),
                 "lobby_during": during,
                 "lobby_after": after,
                 "rss_mib": {
@@ -974,7 +1026,7 @@ def summarize(bench: Bench, player: PlayerResult) -> dict[str, Any]:
                 },
                 "fared": p.fared,
                 "targets": {
-                    "p99": p99 < P99_TARGET_MS,
+                    "p99": rtt["p99"] < P99_TARGET_MS,
                     "lobby": during["usable"] and after["usable"],
                     "rss": growth <= RSS_TARGET,
                 },
@@ -996,7 +1048,9 @@ def summarize(bench: Bench, player: PlayerResult) -> dict[str, Any]:
     }
 
 
-def fared_text(name: str, fared: dict[str, Any]) -> str:
+def fared_text(phase: dict[str, Any]) -> str:
+    """How the phase's attack fared, in a line."""
+    name, fared = phase["attack"], phase["fared"]
     if name == "tables":
         return f"{fared['tables_created']} tables created; answers {fared['answers']}"
     if name in ("idle", "slowloris"):
@@ -1009,7 +1063,9 @@ def fared_text(name: str, fared: dict[str, Any]) -> str:
             f"{fared['hellos_sent']} hellos on {fared['connections']} connections; "
             f"{fared['spectators']} spectators got {fared['bytes_to_spectators'] / 1e6:.1f} MB "
             f"({fared['bytes_to_spectators_per_s'] / 1e3:.0f} kB/s, quiet "
-            f"{fared['bytes_to_spectators_per_s_quiet'] / 1e3:.0f} kB/s)"
+            f"{fared['bytes_to_spectators_per_s_quiet'] / 1e3:.0f} kB/s); the player's "
+            f"p50 / p99 with the spectators alone {phase['rtt_ms_quiet']['p50']:.1f} / "
+            f"{phase['rtt_ms_quiet']['p99']:.1f} ms"
         )
     if name == "replay":
         return (
@@ -1070,7 +1126,7 @@ def print_report(r: dict[str, Any]) -> None:
     print("How the attacks fared:")
     attacks = [p for p in r["phases"] if p["attack"] != "baseline"]
     for p in attacks:
-        print(f"  {p['attack']:<13} {fared_text(p['attack'], p['fared'])}")
+        print(f"  {p['attack']:<13} {fared_text(p)}")
         for when in ("during", "after"):
             if p[f"lobby_{when}"]["failures"]:
                 print(f"  {'':<13} lobby refused {when}: {p[f'lobby_{when}']['failures']}")
@@ -1098,10 +1154,8 @@ async def drive(bench: Bench, attacks: list[str], stop: Event) -> None:
     }
     if "replay" in attacks:
         await bench.build_session()
-    await bench.wait_for_player_table()
     background = [asyncio.create_task(bench.person()), asyncio.create_task(bench.sample_memory())]
     try:
-        await asyncio.sleep(1)  # the player's first pings and the person's first requests
         await bench.phase("baseline", bench.quiet)
         for name in attacks:
             await bench.phase(name, methods[name])
