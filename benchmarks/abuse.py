@@ -62,6 +62,7 @@ import asyncio
 import base64
 import collections
 import contextlib
+import dataclasses
 import http.client
 import inspect
 import json
@@ -1196,6 +1197,8 @@ def player_running(
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     sizes = QUICK if args.quick else FULL
+    if args.idle_sockets is not None:
+        sizes = dataclasses.replace(sizes, idle_sockets=args.idle_sockets)
     attacks: list[str] = args.attacks
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kartentisch-abuse-") as tmp:
@@ -1276,7 +1279,14 @@ def main(argv: list[str] | None = None) -> int:
         default=1024,
         help="the server's open-file limit (1024; 0: this process's own)",
     )
+    parser.add_argument(
+        "--idle-sockets",
+        type=int,
+        help="idle connections of the idle attack (1000)",
+    )
     args = parser.parse_args(argv)
+    if args.idle_sockets is not None and not 1 <= args.idle_sockets <= 10_000:
+        parser.error("--idle-sockets must be 1..10000")
     report = measure(args)
     if args.json:
         print(json.dumps(finite(report), indent=2))
