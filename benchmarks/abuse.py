@@ -8,32 +8,34 @@ by itself.
 
 * **The normal player** runs in a process of its own, so that the attackers'
   work in this process does not delay its measurements: from 127.0.0.3 it
-  creates a Slobberhannes table against three bots, plays its cards (a think
+  creates a Slobberhannes table against three bots (a new one at the start
+  of every phase, so that the phases start alike), plays its cards (a think
   time of 0.2–0.6 s, drawn from the seed), says "next" between deals and
   sends the table protocol's ``ping`` ten times a second. Its round trip is
-  the time to the matching ``pong``; a ping never answered, or one that could
-  not be sent because the connection was lost, counts as lost (an infinite
-  round trip in the percentiles).
+  the time to the matching ``pong``; a ping never answered, or a tick without
+  a connection, counts as lost (an infinite round trip in the percentiles).
 * **A normal person** uses the lobby from 127.0.0.2 the whole time: every
   second ``GET /api/tables``, every other second ``POST /api/tables`` (a table
   against three bots), each on a new connection, each within 5 s or failed.
-* **The attacks** come from 127.0.0.1, one after another (``--attacks``
-  chooses and orders them), each for ``--seconds`` followed by ``--settle``
-  seconds with the attack gone:
+* **The attacks** come from 127.0.0.1 (whose ``X-Forwarded-For`` uvicorn
+  trusts by default), one after another (``--attacks`` chooses and orders
+  them), each for 20 s (``--quick``: 5 s) followed by 5 s (2 s) without it:
 
-  1. ``tables``: ``POST /api/tables`` with a random ``X-Forwarded-For``, as
-     fast as the server allows (a refused worker waits its ``Retry-After`` or
-     a second);
-  2. ``idle``: 1,000 TCP connections that send nothing; ``slowloris``: 300
-     connections sending a request's headers a byte a second per connection;
+  1. ``idle``: 1,000 TCP connections that send nothing (``--idle-sockets``);
+  2. ``slowloris``: 300 connections sending a request's headers a byte a
+     second per connection;
   3. ``hello``: 20 spectators (127.0.1.x) watch the player's table while one
      client reconnects again and again, saying ``hello`` five times each time;
   4. ``replay``: ``GET /api/tables/{id}/replay`` and ``…/record`` of a long
      finished session (bots playing a Slobberhannes match to 100 at bot
      delay 0, built before the measurements start), four requests at a time;
   5. ``slow-readers``: 50 spectators of the player's table that connect, say
-     hello and never read (a 4 KiB receive buffer); afterwards a spectator
-     from 127.0.0.5 tries to watch the table.
+     hello and never read (a 4 KiB receive buffer), for 30 s (8 s);
+     afterwards a spectator from 127.0.0.5 tries to watch the table;
+  6. ``tables``: ``POST /api/tables`` with a random ``X-Forwarded-For``, as
+     fast as the server allows (a refused worker waits its ``Retry-After`` or
+     a second). It comes last: where waiting tables never expire, its tables
+     stay and would fill the lobby of every later phase.
 
 For each attack: the normal player's round trip p50/p99 during it, whether
 the lobby answered the normal person during it and after it, how the attack
@@ -50,7 +52,8 @@ as on a default installation. The raw WebSocket clients of the attacks
 without compression, so that they cost this process little and do exactly
 what an attacker would.
 
-Run: ``python benchmarks/abuse.py [--quick] [--json] [--server-arg=--flag=value]``:
+Run: ``python benchmarks/abuse.py [--quick] [--json] [--attacks idle,hello]
+[--server-arg=--flag=value]``:
 about 3½ minutes (``--quick``: about a minute). Exit status 0 when every
 target is met, 1 when one is missed.
 """
