@@ -1137,8 +1137,11 @@ def print_report(r: dict[str, Any]) -> None:
     player = r["player"]
     print(
         f"Normal player: {player['actions']} actions at {player['tables']} table(s), "
-        f"errors: {player['errors'] or 'none'}"
+        f"errors: {player['errors'] or 'none'}; the server's log: "
+        f"{r['server_tracebacks']} tracebacks"
     )
+    for exception, count in r["server_exceptions"].items():
+        print(f"  {count} × {exception}")
     for key, (short, text) in TARGETS.items():
         missed = [p["attack"] for p in attacks if not p["targets"][short]]
         print(f"  {text}: {'pass' if r['targets'][key] else 'FAIL (' + ', '.join(missed) + ')'}")
@@ -1206,9 +1209,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kartentisch-abuse-") as tmp:
         port = free_port()
-        server = start_server(
-            port, Path(tmp), Path(tmp) / "server.log", args.server_arg, args.server_nofile
-        )
+        log = Path(tmp) / "server.log"
+        server = start_server(port, Path(tmp), log, args.server_arg, args.server_nofile)
         try:
             raise_own_open_files(sizes.idle_sockets + sizes.slowloris_sockets + 1024)
             with player_running(f"{SERVER_HOST}:{port}", args.seed) as (events, stop, result):
@@ -1219,10 +1221,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             alive = server.poll() is None
         finally:
             stop_server(server)
+        tracebacks = logged_exceptions(log.read_text(errors="replace"))
     report = summarize(bench, player)
     report.update(
         {
             "server_alive": alive,
+            "server_tracebacks": sum(tracebacks.values()),
+            "server_exceptions": dict(tracebacks),
             "quick": args.quick,
             "seed": args.seed,
             "sizes": asdict(sizes),
@@ -1237,6 +1242,19 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         }
     )
     return report
+
+
+def logged_exceptions(log: str) -> collections.Counter[str]:
+    """The exceptions of the tracebacks in the server's log (their last line), counted."""
+    found: collections.Counter[str] = collections.Counter()
+    in_traceback = False
+    for line in log.splitlines():
+        if line.startswith("Traceback (most recent call last):"):
+            in_traceback = True
+        elif in_traceback and line and not line[0].isspace():
+            found[line[:200]] += 1
+            in_traceback = False
+    return found
 
 
 def finite(value: Any) -> Any:
