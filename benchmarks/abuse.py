@@ -1187,9 +1187,9 @@ def player_running(
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if ours.poll(0.5):
-                kind, value = ours.recv()
-                if kind == "result":  # (a dict: the child's classes do not pickle back)
-                    return PlayerResult(**value)
+                message = ours.recv()  # ("table", id, n) or ("result", fields)
+                if message[0] == "result":  # (a dict: the child's classes do not pickle back)
+                    return PlayerResult(**message[1])
         raise RuntimeError("the normal player sent no result")
 
     try:
