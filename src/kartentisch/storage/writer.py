@@ -27,7 +27,10 @@ connection, after each of :data:`RETRY_DELAYS`; if it still fails, every
 write in it fails with that error (none of them is at fault). Either way a
 write that fails was not stored, and its caller hears so: nothing is
 acknowledged that is not stored. The waits block the event loop (the flush
-runs on it), which is why they are short.
+runs on it), which is why they are short. A table whose write failed for a
+passing reason waits longer, without blocking the loop: it tries again after
+each delay of its :class:`Backoff` until the write is stored
+(:mod:`kartentisch.web.tables`, docs/web.md "When the server cannot save").
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-__all__ = ["MAX_BATCH", "RETRY_DELAYS", "StoreWriter", "Write"]
+__all__ = ["MAX_BATCH", "RETRY_DELAYS", "Backoff", "StoreWriter", "Write"]
 
 log = logging.getLogger("kartentisch.storage")
 
@@ -50,6 +53,34 @@ MAX_BATCH: Final = 500
 RETRY_DELAYS: Final = (0.0, 0.05, 0.25)
 
 WriteKind = Literal["create", "update", "action"]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Delays between the tries of a write that waits for storage to come back.
+
+    ``first`` seconds, then each delay ``factor`` times the one before, at most
+    ``most``; the tries go on until the write is stored (no jitter: the delays
+    are the same every time).
+
+    >>> delays = Backoff(0.5, 2.0, 3.0).delays()
+    >>> [next(delays) for _ in range(5)]
+    [0.5, 1.0, 2.0, 3.0, 3.0]
+    """
+
+    first: float = 0.25
+    factor: float = 2.0
+    most: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.first <= 0 or self.factor < 1 or self.most < self.first:
+            raise ValueError("a backoff needs 0 < first <= most and a factor of at least 1")
+
+    def delays(self) -> Iterator[float]:
+        delay = self.first
+        while True:
+            yield delay
+            delay = min(self.most, delay * self.factor)
 
 
 @dataclass
