@@ -27,7 +27,10 @@ connection, after each of :data:`RETRY_DELAYS`; if it still fails, every
 write in it fails with that error (none of them is at fault). Either way a
 write that fails was not stored, and its caller hears so: nothing is
 acknowledged that is not stored. The waits block the event loop (the flush
-runs on it), which is why they are short. A table whose write failed for a
+runs on it), which is why they are short, and why they are made only while
+storage works: once a transaction has failed that way, the writer is
+:attr:`StoreWriter.failing` and tries each transaction once, without
+waiting, until one commits. A table whose write failed for a
 passing reason waits longer, without blocking the loop: it tries again after
 each delay of its :class:`Backoff` until the write is stored
 (:mod:`kartentisch.web.tables`, docs/web.md "When the server cannot save").
@@ -125,6 +128,9 @@ class StoreWriter:
         self.writes = 0
         #: Transactions tried again after a passing failure.
         self.retries = 0
+        #: A transaction failed for a passing reason after its tries, and none has
+        #: committed since: each is tried once (the loop is not held while storage is down).
+        self.failing = False
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue ``write``; the future is done when it has committed (call on an event loop)."""
@@ -190,17 +196,21 @@ class StoreWriter:
                 _settle(future, None)
 
     def _apply(self, writes: Sequence[Write]) -> None:
-        delays = iter(self._retry_delays)
+        delays = iter(() if self.failing else self._retry_delays)
         while True:
             try:
                 with self._lock:
                     self._apply_batch(writes)
                     self.transactions += 1
                     self.writes += len(writes)
+                self.failing = False
                 return
             except Exception as exc:
-                delay = next(delays, None) if self._transient(exc) else None
+                transient = self._transient(exc)
+                delay = next(delays, None) if transient else None
                 if delay is None:
+                    if transient:
+                        self.failing = True
                     raise
                 self.retries += 1
                 log.warning(
