@@ -41,7 +41,7 @@ from starlette.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from kartentisch.storage import StoredTable, TableStore, sqlite_url
+from kartentisch.storage import Backoff, StoredTable, TableStore, sqlite_url
 from kartentisch.web.adapter import is_realtime, table_game_type
 from kartentisch.web.app import create_app
 from kartentisch.web.gc_tuning import GC_FULL_AFTER_CLOSED, GCTuning
@@ -119,6 +119,9 @@ class Player:
         #: Every view seen, by version.
         self.views: dict[int, list[dict[str, Any]]] = {}
         self.errors: list[dict[str, Any]] = []
+        #: The ``notice`` messages (``storage_wait``, ``storage_back``) with the version
+        #: the client had seen when each came.
+        self.notices: list[tuple[str, int]] = []
         self.last: dict[str, Any] | None = None
         self.ws: ClientConnection | None = None
         self.paused = False
@@ -189,6 +192,8 @@ class Player:
     async def _note(self, message: dict[str, Any]) -> None:
         if message["type"] == "error":
             self.errors.append(message)
+        elif message["type"] == "notice":
+            self.notices.append((message["code"], self.version))
         elif message["type"] == "ping" and self.ws is not None:
             await self.ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
         elif message["type"] == "state":
@@ -503,9 +508,12 @@ def my_turn(player: Player) -> bool:
 
 
 @contextlib.contextmanager
-def serving(data_dir: Path) -> Iterator[tuple[str, Starlette]]:
+def serving(
+    data_dir: Path, settings: ServerSettings | None = None, db_url: str | None = None
+) -> Iterator[tuple[str, Starlette]]:
     """The app in this process (its store can be tampered with), uvicorn on a real socket."""
-    app = create_app(data_dir=data_dir, settings=ServerSettings(bot_delay=0, grace=None))
+    settings = settings or ServerSettings(bot_delay=0, grace=None)
+    app = create_app(db_url, data_dir=data_dir, settings=settings)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
@@ -521,6 +529,10 @@ def serving(data_dir: Path) -> Iterator[tuple[str, Starlette]]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+#: Bots without delay, no stand-ins, and quick tries while storage is down.
+QUICK = ServerSettings(bot_delay=0, grace=None, storage_retry=Backoff(0.01, 2.0, 0.05))
 
 
 def disk_error() -> OperationalError:
@@ -563,16 +575,18 @@ def test_a_transaction_that_fails_once_is_tried_again(
 def test_nothing_is_told_while_the_database_is_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SQLite: the database can be neither written nor read. The action is refused and
-    never shown; the table leaves memory (what it holds cannot be checked) and its
-    connections close; once the database is back, the table is read from the store."""
-    with serving(tmp_path) as (address, app):
+    """SQLite: the database can be neither written nor read. The action is not shown: the
+    table waits (``storage_wait``), trying again, and once the database is back the action
+    is stored and everyone is sent it (``storage_back``, then the state)."""
+    with serving(tmp_path, QUICK) as (address, app):
         created = httpx.post(f"http://{address}/api/tables", json=SLOBBERHANNES, timeout=10).json()
         table_id = created["id"]
         manager = app.state.manager
         store: TableStore = manager.store
+        tries: list[int] = []
 
         def down(*args: Any) -> Any:
+            tries.append(1)
             raise disk_error()
 
         async def scenario() -> None:
@@ -586,39 +600,41 @@ def test_nothing_is_told_while_the_database_is_down(
             monkeypatch.setattr(store, "_execute", down)
             monkeypatch.setattr(store, "load", down)
             await player.send(action, version)
-            await asyncio.wait_for(listening, 10)  # the server closes the connection
-            assert [e["code"] for e in player.errors] == ["storage_error"]
+            await until(lambda: bool(player.notices), "the storage_wait notice")
+            assert player.notices == [("storage_wait", version)]
+            await until(lambda: len(tries) >= 3, "the table to try again")
             assert player.version == version, "an action that was not stored was shown"
-            assert table_id not in manager.tables
-            # The database is back: the table is read from the store, at that version.
+            assert manager.tables[table_id].storage_waiting
             monkeypatch.undo()  # the database is back
-            again = Player(address, table_id, created["token"], 0)
-            assert (await again.open())["version"] == version
-            listening = asyncio.create_task(again.run())
-            await again.send(action, version)
-            await until(lambda: again.version > version, "the action to be taken")
-            await again.close()
+            await until(lambda: player.version > version, "the action to be shown")
+            assert [code for code, _ in player.notices] == ["storage_wait", "storage_back"]
+            assert player.notices[1][1] == version  # told before the state
+            assert [e["code"] for e in player.errors] == []
+            await player.close()
             await listening
             stored = store.load(table_id)
             assert stored is not None and stored.actions[version] == (0, action)
+            check_log_extends(stored, player)
 
         asyncio.run(scenario())
 
 
-def test_a_real_time_table_stops_while_the_database_is_down(
+def test_a_real_time_table_waits_while_the_database_is_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SQLite, Slapjack: the next card cannot be stored and the store cannot be read. The
-    referee's driver stores nothing more and tells nothing more: the table is withdrawn,
-    and it carries on from the store once the database is back."""
-    with serving(tmp_path) as (address, app):
+    referee's driver shows nothing more and its game time stands still while the table
+    tries again; once the database is back it carries on by itself."""
+    with serving(tmp_path, QUICK) as (address, app):
         body = {"game": "slapjack", "name": "Ann", "seats": [{"kind": "you"}, {"kind": "bot"}]}
         created = httpx.post(f"http://{address}/api/tables", json=body, timeout=10).json()
         table_id = created["id"]
         manager = app.state.manager
         store: TableStore = manager.store
+        tries: list[int] = []
 
         def down(*args: Any) -> Any:
+            tries.append(1)
             raise disk_error()
 
         async def scenario() -> None:
@@ -628,19 +644,19 @@ def test_a_real_time_table_stops_while_the_database_is_down(
             await until(lambda: player.version >= 2, "the game to get going")
             monkeypatch.setattr(store, "_execute", down)
             monkeypatch.setattr(store, "load", down)
-            await asyncio.wait_for(listening, 10)  # the server closes the connection
-            assert {e["code"] for e in player.errors} - RACE_ERRORS == {"storage_error"}
-            assert table_id not in manager.tables
+            await until(lambda: bool(player.notices), "the storage_wait notice")
+            await until(lambda: len(tries) >= 3, "the table to try again")
+            seen = player.version
+            assert table_id in manager.tables and manager.tables[table_id].storage_waiting
             monkeypatch.undo()  # the database is back
+            await until(lambda: player.version > seen + 1, "the game to go on")
+            assert [code for code, _ in player.notices] == ["storage_wait", "storage_back"]
+            assert {e["code"] for e in player.errors} - RACE_ERRORS - {"storage_wait"} == set()
+            await player.close()
+            await listening
             stored = store.load(table_id)
             assert stored is not None
             check_log_extends(stored, player)
-            again = Player(address, table_id, created["token"], 0, slapper)
-            assert (await again.open())["version"] == len(stored.actions)
-            listening = asyncio.create_task(again.run())
-            await until(lambda: again.version > len(stored.actions), "the game to go on")
-            await again.close()
-            await listening
 
         asyncio.run(scenario())
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
 
 from kartentisch.storage import TableStore, sqlite_url
@@ -209,6 +209,8 @@ def test_nobody_hears_of_an_action_before_it_is_stored(tmp_path: Path) -> None:
 
 
 def test_an_action_that_cannot_be_stored_did_not_happen(make_app: AppFactory) -> None:
+    """The store refuses the action for good (not a failure that passes, which the table
+    waits out: test_storage_failures.py): it did not happen, and the table goes on."""
     app = make_app()
     with TestClient(app) as client:
         created = new_table(client)
@@ -217,7 +219,7 @@ def test_an_action_that_cannot_be_stored_did_not_happen(make_app: AppFactory) ->
 
         def failing(writes: Any) -> None:
             if any(w.kind == "action" for w in writes):
-                raise OperationalError("insert", {}, Exception("disk full"))
+                raise IntegrityError("insert", {}, Exception("refused"))
             real_apply(writes)
 
         with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from kartentisch import __version__
+from kartentisch.cli.admin import add_admin_parser
 from kartentisch.cli.analyze import add_analyze_parser, replay_file
 from kartentisch.cli.simulate import add_simulate_parser
 from kartentisch.errors import KartentischError
@@ -149,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_simulate_parser(commands)
     add_analyze_parser(commands)
+    add_admin_parser(commands)
 
     serve = commands.add_parser("serve", help="run the web app (play in the browser)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")

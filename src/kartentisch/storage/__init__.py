@@ -7,11 +7,29 @@ a table is restored by replaying its actions through the engine.
 from __future__ import annotations
 
 from kartentisch.storage.store import (
+    MissingDatabase,
+    StorageError,
     StoredTable,
     TableStore,
+    UnreadableTable,
+    check_database,
     default_data_dir,
     migrate,
+    passing,
     sqlite_url,
 )
+from kartentisch.storage.writer import Backoff
 
-__all__ = ["StoredTable", "TableStore", "default_data_dir", "migrate", "sqlite_url"]
+__all__ = [
+    "Backoff",
+    "MissingDatabase",
+    "StorageError",
+    "StoredTable",
+    "TableStore",
+    "UnreadableTable",
+    "check_database",
+    "default_data_dir",
+    "migrate",
+    "passing",
+    "sqlite_url",
+]

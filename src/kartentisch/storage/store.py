@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -40,16 +41,40 @@ from sqlalchemy import (
     insert,
     make_url,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from kartentisch.errors import KartentischError
 from kartentisch.records import ACTORS
 from kartentisch.storage.models import TableActionRow, TableRow, utcnow
 from kartentisch.storage.writer import StoreWriter, Write
 
-__all__ = ["StoredTable", "TableStore", "default_data_dir", "migrate", "sqlite_url"]
+__all__ = [
+    "MARKER_SUFFIX",
+    "MissingDatabase",
+    "StorageError",
+    "StoredTable",
+    "TableStore",
+    "UnreadableTable",
+    "check_database",
+    "default_data_dir",
+    "marker_path",
+    "migrate",
+    "passing",
+    "sqlite_path",
+    "sqlite_url",
+]
+
+log = logging.getLogger("kartentisch.storage")
+
+#: What the database raises when it fails (a lost connection, a full disk, a locked file …).
+StorageError = SQLAlchemyError
+#: The marker beside a SQLite file (``kartentisch.sqlite3.created``): written when the file
+#: is first created, it says that tables are expected there (:class:`MissingDatabase`).
+MARKER_SUFFIX: Final = ".created"
 
 #: Statuses of a table that is still going on (restored after a restart).
 UNFINISHED = ("waiting", "playing")
@@ -88,6 +113,25 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 CONNECT_TIMEOUT: Final = 5
 
 
+class UnreadableTable(Exception):
+    """A stored table that cannot be read or replayed: it is set aside.
+
+    Its rows are kept as they are (``kartentisch admin export`` prints them);
+    the server starts with the other tables and refuses this one
+    (``table_unreadable``).
+    """
+
+    def __init__(self, table_id: str, game: str | None, reason: str) -> None:
+        super().__init__(f"table {table_id} ({game or '?'}) cannot be read: {reason}")
+        self.table_id = table_id
+        self.game = game
+        self.reason = reason
+
+
+class MissingDatabase(KartentischError):
+    """The SQLite file is missing or empty where tables were kept (its marker says so)."""
+
+
 @dataclass
 class StoredTable:
     """A table as stored: its setup and its actions as (seat, text) in order."""
@@ -113,6 +157,58 @@ def _normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        return None  # a URI filename: left to SQLite
+    return Path(database)
+
+
+def marker_path(database: Path) -> Path:
+    """The marker file beside the SQLite file ``database``."""
+    return database.with_name(database.name + MARKER_SUFFIX)
+
+
+def check_database(url: str) -> None:
+    """Refuse a SQLite file that is missing or empty where tables were kept.
+
+    The marker (:func:`marker_path`) is written when the file is first
+    created; if it exists and the file is gone or has no bytes, the tables
+    were lost or are elsewhere (a volume not mounted, a file deleted or cut
+    short): :class:`MissingDatabase`, instead of starting again with no
+    tables. Any other database, or a fresh data directory, passes.
+    """
+    path = sqlite_path(url)
+    if path is None:
+        return
+    marker = marker_path(path)
+    if not marker.exists():
+        return
+    if path.exists() and path.stat().st_size > 0:
+        return
+    what = "is missing" if not path.exists() else "is empty (0 bytes)"
+    raise MissingDatabase(
+        f"the database {path} {what}, but {marker.name} beside it says tables were kept "
+        "there. Put the database file back (from a backup, or mount its volume); "
+        f"to start again with no tables, delete {marker}."
+    )
+
+
+def _write_marker(path: Path) -> None:
+    marker = marker_path(path)
+    if marker.exists() or not path.exists() or path.stat().st_size == 0:
+        return
+    marker.write_text(
+        "Kartentisch keeps its tables in the database beside this file.\n"
+        f"Created {utcnow().isoformat(timespec='seconds')}.\n",
+        encoding="utf-8",
+    )
 
 
 class TableStore:
@@ -154,11 +250,23 @@ class TableStore:
         self.writer = StoreWriter(self._apply, transient=_transient)
         #: The writer's connection, kept open between transactions (no pool round trip).
         self._writing: Connection | None = None
+        #: Tables :meth:`unfinished` left out because their rows cannot be read.
+        self.unreadable: dict[str, UnreadableTable] = {}
 
     def migrate(self) -> None:
-        """Create or upgrade the schema (Alembic ``upgrade head``)."""
+        """Create or upgrade the schema (Alembic ``upgrade head``).
+
+        A SQLite file that is missing or empty although its marker says tables were
+        kept there is refused (:class:`MissingDatabase`), not created anew; after the
+        first migration of a file the marker is written.
+        """
+        path = sqlite_path(self.url)
+        if path is not None:
+            check_database(self.url)
         with self._guard:
             migrate(self.engine)
+        if path is not None:
+            _write_marker(path)
 
     def close(self) -> None:
         """Commit the queued writes, stop the writer, close the connections."""
@@ -317,19 +425,78 @@ class TableStore:
     # -- reading ------------------------------------------------------------
 
     def load(self, table_id: str) -> StoredTable | None:
+        """The table and its actions; :class:`UnreadableTable` if its rows cannot be read."""
         with self._guard, self.engine.connect() as connection:
+            return self._load(connection, table_id)
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table still waiting or playing, oldest first, with its actions.
+
+        A table whose rows cannot be read is left out (logged, and kept in
+        :attr:`unreadable`): one bad row does not keep the others from being restored.
+        """
+        found: list[StoredTable] = []
+        for table_id, _game, _status in self.table_ids(UNFINISHED):
+            try:
+                stored = self.load(table_id)
+            except UnreadableTable as exc:
+                log.error("%s; it is set aside", exc)
+                self.unreadable[table_id] = exc
+                continue
+            if stored is not None:
+                found.append(stored)
+        return found
+
+    def table_ids(self, statuses: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
+        """(id, game, status) of every table (of ``statuses`` only, if given), oldest first.
+
+        Reads only these text columns, so a table whose other columns are
+        damaged is still listed.
+        """
+        query = select(_TABLES.c.id, _TABLES.c.game, _TABLES.c.status).order_by(
+            _TABLES.c.created, _TABLES.c.id
+        )
+        if statuses is not None:
+            query = query.where(_TABLES.c.status.in_(statuses))
+        with self._guard, self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        return [(str(i), str(g), str(s)) for i, g, s in rows]
+
+    def raw(self, table_id: str) -> dict[str, Any] | None:
+        """The table's rows as the database holds them, undecoded (for an unreadable one).
+
+        ``{"table": {column: value}, "actions": [{column: value}, …]}``, values that are
+        not JSON (times, bytes) as text; None if there is no such table.
+        """
+        with self._guard, self.engine.connect() as connection:
+            row = connection.execute(
+                text("SELECT * FROM tables WHERE id = :id"), {"id": table_id}
+            ).first()
+            if row is None:
+                return None
+            actions = connection.execute(
+                text("SELECT * FROM table_actions WHERE table_id = :id ORDER BY seq"),
+                {"id": table_id},
+            ).all()
+        return {
+            "table": {k: _plain(v) for k, v in row._mapping.items()},
+            "actions": [{k: _plain(v) for k, v in a._mapping.items()} for a in actions],
+        }
+
+    def _load(self, connection: Connection, table_id: str) -> StoredTable | None:
+        game: str | None = None
+        try:
             row = connection.execute(select(_TABLES).where(_TABLES.c.id == table_id)).first()
             if row is None:
                 return None
+            game = row.game
             return self._stored(connection, row)
-
-    def unfinished(self) -> list[StoredTable]:
-        """Every table still waiting or playing, oldest first, with its actions."""
-        with self._guard, self.engine.connect() as connection:
-            rows = connection.execute(
-                select(_TABLES).where(_TABLES.c.status.in_(UNFINISHED)).order_by(_TABLES.c.created)
-            ).all()
-            return [self._stored(connection, row) for row in rows]
+        except SQLAlchemyError:
+            raise  # the database failed, not the table
+        except Exception as exc:
+            if game is None:
+                game = _game_of(connection, table_id)
+            raise UnreadableTable(table_id, game, _first_line(exc)) from exc
 
     def _stored(self, connection: Connection, row: Row[Any]) -> StoredTable:
         actions = connection.execute(
@@ -343,13 +510,35 @@ class TableStore:
             options=dict(row.options),
             settings=dict(row.settings),
             seats=[dict(s) for s in row.seats],
-            seed=row.seed,
+            seed=int(row.seed),
             status=row.status,
             created=row.created,
             updated=row.updated,
-            actions=[(seat, action) for seat, action, _ in actions],
+            actions=[(int(seat), str(action)) for seat, action, _ in actions],
             by=[by or "person" for _, _, by in actions],
         )
+
+
+def _game_of(connection: Connection, table_id: str) -> str | None:
+    with contextlib.suppress(Exception):
+        value = connection.execute(
+            select(_TABLES.c.game).where(_TABLES.c.id == table_id)
+        ).scalar_one_or_none()
+        return None if value is None else str(value)
+    return None
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool, list, dict)):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
 
 
 _TABLES: Final = cast(Table, TableRow.__table__)
@@ -396,6 +585,15 @@ def _action(table_id: str, seq: int, seat: int, action: str, status: str | None,
     table_values = {"status": status} if status is not None else {}
     values = {"seq": seq, "seat": seat, "action": action, "made_by": by}
     return Write("action", table_id, values, table_values)
+
+
+def passing(error: BaseException) -> bool:
+    """Whether a failed write may succeed later, unchanged: the database failed (it is
+    down, unreachable, locked, its disk full), not the write (a taken key, a missing table).
+
+    A table whose write failed so waits and tries again; any other failure is final.
+    """
+    return _transient(error)
 
 
 def _transient(error: BaseException) -> bool:

@@ -27,7 +27,13 @@ connection, after each of :data:`RETRY_DELAYS`; if it still fails, every
 write in it fails with that error (none of them is at fault). Either way a
 write that fails was not stored, and its caller hears so: nothing is
 acknowledged that is not stored. The waits block the event loop (the flush
-runs on it), which is why they are short.
+runs on it), which is why they are short, and why they are made only while
+storage works: once a transaction has failed that way, the writer is
+:attr:`StoreWriter.failing` and tries each transaction once, without
+waiting, until one commits. A table whose write failed for a
+passing reason waits longer, without blocking the loop: it tries again after
+each delay of its :class:`Backoff` until the write is stored
+(:mod:`kartentisch.web.tables`, docs/web.md "When the server cannot save").
 """
 
 from __future__ import annotations
@@ -36,11 +42,11 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-__all__ = ["MAX_BATCH", "RETRY_DELAYS", "StoreWriter", "Write"]
+__all__ = ["MAX_BATCH", "RETRY_DELAYS", "Backoff", "StoreWriter", "Write"]
 
 log = logging.getLogger("kartentisch.storage")
 
@@ -50,6 +56,34 @@ MAX_BATCH: Final = 500
 RETRY_DELAYS: Final = (0.0, 0.05, 0.25)
 
 WriteKind = Literal["create", "update", "action"]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Delays between the tries of a write that waits for storage to come back.
+
+    ``first`` seconds, then each delay ``factor`` times the one before, at most
+    ``most``; the tries go on until the write is stored (no jitter: the delays
+    are the same every time).
+
+    >>> delays = Backoff(0.5, 2.0, 3.0).delays()
+    >>> [next(delays) for _ in range(5)]
+    [0.5, 1.0, 2.0, 3.0, 3.0]
+    """
+
+    first: float = 0.25
+    factor: float = 2.0
+    most: float = 5.0
+
+    def __post_init__(self) -> None:
+        if self.first <= 0 or self.factor < 1 or self.most < self.first:
+            raise ValueError("a backoff needs 0 < first <= most and a factor of at least 1")
+
+    def delays(self) -> Iterator[float]:
+        delay = self.first
+        while True:
+            yield delay
+            delay = min(self.most, delay * self.factor)
 
 
 @dataclass
@@ -94,6 +128,9 @@ class StoreWriter:
         self.writes = 0
         #: Transactions tried again after a passing failure.
         self.retries = 0
+        #: A transaction failed for a passing reason after its tries, and none has
+        #: committed since: each is tried once (the loop is not held while storage is down).
+        self.failing = False
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue ``write``; the future is done when it has committed (call on an event loop)."""
@@ -159,17 +196,21 @@ class StoreWriter:
                 _settle(future, None)
 
     def _apply(self, writes: Sequence[Write]) -> None:
-        delays = iter(self._retry_delays)
+        delays = iter(() if self.failing else self._retry_delays)
         while True:
             try:
                 with self._lock:
                     self._apply_batch(writes)
                     self.transactions += 1
                     self.writes += len(writes)
+                self.failing = False
                 return
             except Exception as exc:
-                delay = next(delays, None) if self._transient(exc) else None
+                transient = self._transient(exc)
+                delay = next(delays, None) if transient else None
                 if delay is None:
+                    if transient:
+                        self.failing = True
                     raise
                 self.retries += 1
                 log.warning(

@@ -41,7 +41,14 @@ from kartentisch.errors import KartentischError
 from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES
 from kartentisch.records import dumps_record
-from kartentisch.storage import TableStore, default_data_dir, sqlite_url
+from kartentisch.storage import (
+    StorageError,
+    TableStore,
+    UnreadableTable,
+    check_database,
+    default_data_dir,
+    sqlite_url,
+)
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table
@@ -188,6 +195,8 @@ def create_app(
     :mod:`kartentisch.web.cluster`, docs/deploy.md).
     """
     url = db_url or sqlite_url(data_dir if data_dir is not None else default_data_dir())
+    # A database that is gone where tables were kept is refused, not made anew (exit 2).
+    check_database(url)
     if redis_url is not None and not url.startswith(("postgresql", "postgres:")):
         raise KartentischError(
             "several processes (--redis) share their tables through PostgreSQL: "
@@ -506,7 +515,7 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=_REFUSALS)
     app.add_middleware(_SecurityHeaders)
     return app
 
@@ -531,6 +540,42 @@ class _SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def _refused(conn: Request | WebSocket, error: TableError) -> Response | None:
+    """A refusal raised by a route, in the usual shape; on a WebSocket, an error message
+    and the close (4000 + the HTTP status: the page does not come back for a 4409)."""
+    if isinstance(conn, Request):
+        return _error(conn, error)
+    lang = negotiate(conn.headers.get("accept-language"))
+    with contextlib.suppress(Exception):
+        await conn.send_json({"type": "error", "code": error.code, "message": error.message(lang)})
+        await conn.close(code=1013 if error.status == 503 else 4000 + error.status)
+    return None
+
+
+async def _on_refusal(conn: Request | WebSocket, exc: Exception) -> Response | None:
+    assert isinstance(exc, TableError)
+    return await _refused(conn, exc)
+
+
+async def _on_unreadable(conn: Request | WebSocket, exc: Exception) -> Response | None:
+    log.error("%s (set aside)", exc)
+    return await _refused(conn, TableError("table_unreadable", 409))
+
+
+async def _on_storage_error(conn: Request | WebSocket, exc: Exception) -> Response | None:
+    lines = str(exc).strip().splitlines()
+    log.error("storage failed: %s: %s", type(exc).__name__, lines[0] if lines else "")
+    return await _refused(conn, TableError("storage_error", 503, key="storage_unavailable"))
+
+
+#: Refusals raised out of a route (HTTP or WebSocket): their stable code, never a bare 500.
+_REFUSALS: dict[Any, Any] = {
+    TableError: _on_refusal,
+    UnreadableTable: _on_unreadable,
+    StorageError: _on_storage_error,
+}
 
 
 def _tell_rate_limited(conn: Connection, limits: Limits, *, hello: bool) -> None:

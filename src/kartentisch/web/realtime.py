@@ -36,6 +36,13 @@ a clock. Its :class:`RealtimeRunner` (one per live table, started by
   turned or slapped, no ping is sent and pongs are not measured; on resuming,
   game time goes on from where it stood (:meth:`RealtimeRunner.pause`,
   :meth:`RealtimeRunner.resume`).
+* **Storage.** An action that cannot be stored because the database
+  failed (down, locked, its disk full) is kept, unshown: game time stands
+  still (a pause of its own, ``storage``) while the table tries again to
+  store it (:meth:`LiveTable._wait_for_storage`); once stored, everyone is
+  sent the state and play goes on. The actions the referee released after
+  it wait their turn. An action refused by the store for good did not
+  happen: the table is rebuilt from the store with a new runner.
 
 Game time is the table's own: milliseconds since the game started, taken from
 a :class:`TableClock`. It stands still while the server is down: after a
@@ -51,13 +58,15 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from kartentisch.bots.reaction import ReactionBot
 from kartentisch.errors import IllegalActionError
-from kartentisch.realtime.actions import ActionType
+from kartentisch.realtime.actions import ActionType, TimedAction
 from kartentisch.realtime.referee import DEFAULT_MAX_RTT_MS, Referee
+from kartentisch.storage import passing
 from kartentisch.web.adapter import RealtimeTableGame
 from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.protocol import Act
@@ -176,6 +185,13 @@ class RealtimeRunner:
         self.clock = clock
         #: The game time at which the table paused; None while it runs.
         self._paused_at: int | None = None
+        #: Why it is paused: ``away`` (its people), ``storage`` (a change waits to be stored).
+        self._pauses: set[str] = set()
+        #: Released by the referee, not applied yet (behind an action waiting to be stored).
+        self._backlog: deque[tuple[TimedAction, _Pending | None]] = deque()
+        #: An action applied whose write failed for a passing reason: the error, and how to
+        #: make the write again (the driver waits until it is stored).
+        self._unstored: tuple[BaseException, Callable[[], asyncio.Future[None]]] | None = None
         game = self.game
         self.base = clock.now_ms() - game.clock
         self._last_now = game.clock
@@ -223,8 +239,9 @@ class RealtimeRunner:
         self._last_now = max(self._last_now, self.clock.now_ms() - self.base)
         return self._last_now
 
-    def pause(self) -> None:
-        """Stop game time: nothing happens until :meth:`resume`."""
+    def pause(self, why: str = "away") -> None:
+        """Stop game time: nothing happens until :meth:`resume` (for each ``why`` given)."""
+        self._pauses.add(why)
         if self._paused_at is None:
             self._paused_at = self.now()
             # A pong that comes after the pause would measure the pause.
@@ -233,10 +250,11 @@ class RealtimeRunner:
             self._wake.set()
             self.notify()
 
-    def resume(self) -> None:
-        """Let game time go on from where it stood."""
+    def resume(self, why: str = "away") -> None:
+        """Let game time go on from where it stood, once no other reason holds it."""
+        self._pauses.discard(why)
         paused_at = self._paused_at
-        if paused_at is not None:
+        if paused_at is not None and not self._pauses:
             self._paused_at = None
             self.base = self.clock.now_ms() - paused_at
             self._last_now = paused_at
@@ -433,6 +451,12 @@ class RealtimeRunner:
                     continue
                 now = self.now()
                 changed = self._release(now)
+                if self._stopped:
+                    return  # the table was rebuilt (a new runner) or withdrawn
+                if self._unstored is not None:
+                    if await self._stored_later():
+                        self.table.broadcast()
+                    continue
                 game = self.game
                 if game.is_over:
                     self._finish()
@@ -470,9 +494,12 @@ class RealtimeRunner:
         if len(ready) != len(released):  # pragma: no cover - the referee's documented rule
             log.error("table %s: the referee released unexpected actions", self.table.id)
             ready = []
-        changed = False
         for i, action in enumerate(released):
             pending = self._pending.pop(ready[i].seq, None) if ready else None
+            self._backlog.append((action, pending))
+        changed = False
+        while self._backlog and self._unstored is None:
+            action, pending = self._backlog.popleft()
             game = self.game
             if game.is_over:
                 self._refuse(pending, IllegalActionError("game_over", "the game is over"))
@@ -488,8 +515,10 @@ class RealtimeRunner:
                 self._refuse(pending, exc, action.t)
                 continue
             changed = True
-            if not self._store(pending) and self.table.withdrawn:
+            if not self._store(pending) and (self.table.withdrawn or self._stopped):
                 return False
+        if self._unstored is not None:
+            return changed  # time stands still until it is stored
         game = self.game
         if not game.is_over and game.advance(referee.safe_time(now)):
             changed = True
@@ -498,8 +527,10 @@ class RealtimeRunner:
         return changed
 
     def _store(self, pending: _Pending | None) -> bool:
-        """Store the action just applied; on failure rebuild the game from the store
-        (or, if it cannot be read, withdraw the table: :meth:`LiveTable._withdraw`)."""
+        """Store the action just applied. If the database failed (:func:`passing`), the
+        driver waits until it is stored (:meth:`_stored_later`); on another failure the
+        table is rebuilt from the store (or, if it cannot be read, withdrawn:
+        :meth:`LiveTable._withdraw`)."""
         table = self.table
         game = self.game
         seat, text = game.actions[-1]
@@ -507,9 +538,17 @@ class RealtimeRunner:
             return False
         by = pending.by if pending is not None else "person"
         table.by.append(by)
+        version = game.version
         try:
-            table.store.append_action(table.id, game.version, seat, text, by=by)
+            table.store.append_action(table.id, version, seat, text, by=by)
         except Exception as exc:
+            if passing(exc):
+                store = table.store
+                self._unstored = (
+                    exc,
+                    lambda: store.save_action(table.id, version, seat, text, by=by),
+                )
+                return False
             if pending is not None and pending.conn is not None:
                 conn = pending.conn
                 conn.error("storage_error", translate(conn.lang, "error.storage_error"))
@@ -518,6 +557,25 @@ class RealtimeRunner:
             return False
         return True
 
+    async def _stored_later(self) -> bool:
+        """Wait until the action whose write failed is stored (the table tells everyone
+        meanwhile); False if it failed for good (the table was rebuilt or withdrawn)."""
+        assert self._unstored is not None
+        (error, again), self._unstored = self._unstored, None
+        table = self.table
+        table._saving = True
+        try:
+            await table._wait_for_storage(error, again)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            table._saving = False
+            table._not_stored(exc)
+            return False
+        finally:
+            table._saving = False
+        return not self._stopped
+
     def _mark_finished(self) -> None:
         table = self.table
         if table.status == "finished" or table.withdrawn:
@@ -525,7 +583,11 @@ class RealtimeRunner:
         table.status = "finished"
         try:
             table.store.update_table(table.id, status=table.status)
-        except Exception:
+        except Exception as exc:
+            if passing(exc):
+                store = table.store
+                self._unstored = (exc, lambda: store.save_update(table.id, status="finished"))
+                return
             log.exception("table %s: cannot store the end", table.id)
 
     def _finish(self) -> None:

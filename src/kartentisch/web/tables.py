@@ -40,7 +40,14 @@ from typing import Any, Final
 from kartentisch.bots import Bot, make_bot
 from kartentisch.errors import IllegalActionError, KartentischError
 from kartentisch.records import ACTORS
-from kartentisch.storage import StoredTable, TableStore
+from kartentisch.storage import (
+    Backoff,
+    StorageError,
+    StoredTable,
+    TableStore,
+    UnreadableTable,
+    passing,
+)
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
 from kartentisch.web.gc_tuning import GCTuning
 from kartentisch.web.i18n import refusal, translate
@@ -58,6 +65,7 @@ __all__ = [
     "LiveTable",
     "ServerSettings",
     "TableManager",
+    "rebuild",
 ]
 
 log = logging.getLogger("kartentisch.web")
@@ -86,6 +94,9 @@ class ServerSettings:
     clock: TableClock = field(default_factory=MonotonicTableClock)
     #: Shorter and rarer garbage-collection pauses while serving (:class:`GCTuning`).
     tune_gc: bool = True
+    #: How often a table whose change could not be stored tries again while it waits
+    #: for storage to come back (docs/web.md, "When the server cannot save").
+    storage_retry: Backoff = field(default_factory=Backoff)
 
 
 @dataclass
@@ -136,6 +147,10 @@ class LiveTable:
         self._held_back = False
         #: Taken out of service (:meth:`_withdraw`): stores and sends nothing more.
         self.withdrawn = False
+        #: Since when (monotonic) a change waits for storage to come back; None: it does not.
+        self._storage_wait_since: float | None = None
+        #: The connections told that the table waits for storage.
+        self._storage_told: set[Connection] = set()
         #: A forced answer (:meth:`_forced`) the game refused: not tried again.
         self._forced_refused: tuple[int, int, str] | None = None
         #: Who made each of the game's actions (parallel to ``game.actions``).
@@ -214,6 +229,12 @@ class LiveTable:
     def paused(self) -> bool:
         """Whether the table waits for its people: nothing is played while it does."""
         return self._paused_since is not None
+
+    @property
+    def storage_waiting(self) -> bool:
+        """Whether a change waits to be stored (storage is failing): nothing is played,
+        shown or stored meanwhile (:meth:`_wait_for_storage`)."""
+        return self._storage_wait_since is not None
 
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -327,6 +348,8 @@ class LiveTable:
         """
         if self._saving:
             self._held_back = True
+            if self.storage_waiting:
+                self._tell_storage_wait()  # a connection that came meanwhile hears why
             return
         if self._forced() is not None and self._driver is not None and not self._driver.done():
             # The table answers for a person at once (its driver, next): everyone hears of
@@ -397,7 +420,12 @@ class LiveTable:
         self._extend_log()
 
     def record(self, *, complete: bool) -> dict[str, Any]:
-        """The game record (:meth:`TableGame.record`) with who made each action."""
+        """The game record (:meth:`TableGame.record`) with who made each action.
+
+        Refused (``storage_wait``) while a change waits to be stored: it would tell of it.
+        """
+        if self.storage_waiting:
+            raise TableError("storage_wait", 503)
         assert self.game is not None
         return self.game.record(complete=complete, by=self.by)
 
@@ -476,7 +504,10 @@ class LiveTable:
                 if self.status != "waiting":
                     conn.error("table_started", translate(conn.lang, "error.table_started"))
                     return
-                await self._start_locked()
+                try:
+                    await self._start_locked()
+                except StorageError:
+                    conn.error("storage_error", translate(conn.lang, "error.storage_error"))
             return
         if isinstance(message, Act):
             await self._act(conn, message)
@@ -545,6 +576,10 @@ class LiveTable:
         lang = conn.lang
         if conn.seat is None:
             conn.error("not_seated", translate(lang, "error.not_seated"))
+            return
+        if self.storage_waiting:
+            # (At once: the change that waits holds the lock until it is stored.)
+            conn.error("storage_wait", translate(lang, "error.storage_wait"))
             return
         async with self.lock:
             game = self.game
@@ -628,17 +663,21 @@ class LiveTable:
         self.by.append(by)
         stored_seat, stored_text = game.actions[-1]
         over = game.is_over
-        # The action and, after the last one, the table's end: one transaction.
-        saving = self.store.save_action(
-            self.id,
-            game.version,
-            stored_seat,
-            stored_text,
-            status="finished" if over else None,
-            by=by,
-        )
+        version = game.version
+
+        def saving() -> asyncio.Future[None]:
+            # The action and, after the last one, the table's end: one transaction.
+            return self.store.save_action(
+                self.id,
+                version,
+                stored_seat,
+                stored_text,
+                status="finished" if over else None,
+                by=by,
+            )
+
         try:
-            await self._stored(saving)
+            await self._stored(saving(), again=saving)
         except Exception as exc:
             raise _StorageFailure() from exc
         self._extend_log()
@@ -653,20 +692,34 @@ class LiveTable:
     def _seats_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.seats]
 
-    async def _stored(self, saving: asyncio.Future[None]) -> None:
+    async def _stored(
+        self,
+        saving: asyncio.Future[None],
+        again: Callable[[], asyncio.Future[None]] | None = None,
+    ) -> None:
         """Wait until a change already made in memory is stored; meanwhile send nothing.
 
-        If it cannot be stored, it did not happen: the table is rebuilt from
-        the store, everyone is sent that, and the error is raised (if the
-        store cannot be read either, the table is withdrawn). If the
+        If the store failed for a reason that passes (:func:`passing`: the
+        database is down, locked, its disk full) and ``again`` makes the write
+        anew, the table waits for storage to come back (:meth:`_wait_for_storage`).
+        Otherwise, if it cannot be stored, it did not happen: the table is
+        rebuilt from the store, everyone is sent that, and the error is raised
+        (if the store cannot be read either, the table is withdrawn). If the
         waiting task is cancelled (the server stops), the write still
         completes, and its outcome is handled then.
         """
         self._saving = True
         try:
-            await asyncio.shield(saving)
+            try:
+                await asyncio.shield(saving)
+            except asyncio.CancelledError:
+                saving.add_done_callback(self._stored_late)
+                raise
+            except Exception as exc:
+                if again is None or not passing(exc):
+                    raise
+                await self._wait_for_storage(exc, again)
         except asyncio.CancelledError:
-            saving.add_done_callback(self._stored_late)
             raise
         except Exception as exc:
             self._saving = False
@@ -674,6 +727,76 @@ class LiveTable:
             raise
         finally:
             self._saving = False
+
+    async def _wait_for_storage(
+        self, error: BaseException, again: Callable[[], asyncio.Future[None]]
+    ) -> None:
+        """Hold the table until the change it holds in memory is stored.
+
+        The write failed for a reason that passes (``error``). Everyone at the
+        table is told ``storage_wait`` (a ``notice``; whoever comes meanwhile
+        too); nothing is played, shown or stored meanwhile (a real-time
+        table's game time stands still); the write is tried again after each
+        delay of :attr:`ServerSettings.storage_retry` until it is stored. Then
+        everyone is told ``storage_back`` and the caller sends the new state.
+        Raises what a try raised if it failed for a reason that does not pass
+        (the caller rebuilds the table from the store). Call with
+        :attr:`_saving` set.
+        """
+        self._storage_wait_since = _now()
+        self._storage_told = set()
+        log.error(
+            "table %s: cannot store a change (%s); waiting for storage to come back",
+            self.id,
+            _first_line(error),
+        )
+        if self.runner is not None:
+            self.runner.pause("storage")
+        self._tell_storage_wait()
+        tries = 0
+        try:
+            for delay in self.manager.settings.storage_retry.delays():
+                await asyncio.sleep(delay)
+                tries += 1
+                saving = again()
+                try:
+                    await asyncio.shield(saving)
+                except asyncio.CancelledError:
+                    saving.add_done_callback(self._stored_late)
+                    raise
+                except Exception as exc:
+                    if not passing(exc):
+                        raise
+                    if tries % 20 == 0:
+                        log.warning(
+                            "table %s: still cannot store (%d tries): %s",
+                            self.id,
+                            tries,
+                            _first_line(exc),
+                        )
+                    continue
+                log.info(
+                    "table %s: stored after %.1f s (%d tries); play goes on",
+                    self.id,
+                    _now() - self._storage_wait_since,
+                    tries,
+                )
+                return
+        finally:
+            self._storage_wait_since = None
+            told, self._storage_told = self._storage_told, set()
+            for conn in told:
+                if conn in self.connections:
+                    conn.send(_notice(conn.lang, "storage_back"))
+            if self.runner is not None:
+                self.runner.resume("storage")
+
+    def _tell_storage_wait(self) -> None:
+        """Tell every connection not yet told that the table waits for storage."""
+        for conn in self.connections:
+            if conn.joined and conn not in self._storage_told:
+                self._storage_told.add(conn)
+                conn.send(_notice(conn.lang, "storage_wait"))
 
     def _stored_late(self, saving: asyncio.Future[None]) -> None:
         error = None if saving.cancelled() else saving.exception()
@@ -683,6 +806,13 @@ class LiveTable:
             self.broadcast()
 
     def _not_stored(self, error: BaseException) -> None:
+        """A change could not be stored, for good: what is not stored did not happen.
+
+        The table is rebuilt from the store (a real-time table gets a new
+        runner: the old one's referee, clock and bots knew of the change)
+        and everyone is sent its state; if the store cannot be read, the
+        table is withdrawn.
+        """
         log.error("table %s: cannot store a change", self.id, exc_info=error)
         try:
             self._reload()
@@ -690,6 +820,11 @@ class LiveTable:
             log.exception("table %s: cannot be read back from the store", self.id)
             self._withdraw()
             return
+        if self.runner is not None:
+            self.runner.halt()
+            self.runner = None
+            if self.status == "playing":
+                self.start_driver()
         self.broadcast()
 
     def _withdraw(self) -> None:
@@ -996,7 +1131,7 @@ class LiveTable:
                                 self._forced_refused = forced
                                 self.broadcast()
                             except _StorageFailure:
-                                await asyncio.sleep(1.0)
+                                await asyncio.sleep(self.manager.settings.storage_retry.first)
                     continue
                 plan = self._plan()
                 wake = self._next_tick()
@@ -1032,7 +1167,7 @@ class LiveTable:
                     try:
                         await self._apply(plan.seat, text, plan.by)
                     except _StorageFailure:
-                        await asyncio.sleep(1.0)
+                        await asyncio.sleep(self.manager.settings.storage_retry.first)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1041,6 +1176,34 @@ class LiveTable:
 
 class _StorageFailure(Exception):
     pass
+
+
+def rebuild(stored: StoredTable) -> tuple[TableGameType, list[Seat], TableGame | None]:
+    """A stored table's game type, seats and game (replayed; None while it waits).
+
+    :class:`UnreadableTable` if they cannot be rebuilt (an unknown game, a
+    damaged seat, actions that do not replay): the table is set aside.
+    """
+    try:
+        kind = table_game_type(stored.game)
+        seats = [Seat.from_json(s) for s in stored.seats]
+        game: TableGame | None = None
+        if stored.status in ("playing", "finished"):
+            names = [s.name for s in seats]
+            game = kind.replay(stored.options, names, stored.seed, stored.actions)
+    except Exception as exc:
+        raise UnreadableTable(stored.id, stored.game, _first_line(exc)) from exc
+    return kind, seats, game
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
+def _notice(lang: str, code: str) -> dict[str, Any]:
+    """A ``notice`` message: what the table does meanwhile (``storage_wait``, ``storage_back``)."""
+    return {"type": "notice", "code": code, "message": translate(lang, f"notice.{code}")}
 
 
 def _now() -> float:
@@ -1095,20 +1258,20 @@ class TableManager:
         return count
 
     def _from_stored(self, stored: StoredTable) -> LiveTable:
-        kind = table_game_type(stored.game)
+        """The live table of ``stored``; :class:`UnreadableTable` if it cannot be rebuilt."""
+        kind, seats, game = rebuild(stored)
         table = LiveTable(
             self,
             table_id=stored.id,
             kind=kind,
             options=stored.options,
             settings=stored.settings,
-            seats=[Seat.from_json(s) for s in stored.seats],
+            seats=seats,
             seed=stored.seed,
             status=stored.status,
         )
-        if stored.status in ("playing", "finished"):
-            names = [s.name for s in table.seats]
-            table.game = kind.replay(stored.options, names, stored.seed, stored.actions)
+        if game is not None:
+            table.game = game
             table.by = list(stored.by)
             table._new_log()
         now = _now()

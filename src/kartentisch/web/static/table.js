@@ -63,6 +63,11 @@ export class TableScreen {
         this.root.replaceChildren(h("p.error", {}, t("error.no_such_table")));
         return;
       }
+      if (event.code === 4409) {
+        // The table is set aside (its stored game cannot be read): coming back is no use.
+        this.root.replaceChildren(h("p.error", {}, t("error.table_unreadable")));
+        return;
+      }
       const wait = Math.min(10000, 1000 * 2 ** this.retry++);
       this.setBanner(t("ui.reconnecting"));
       setTimeout(() => !this.closed && this.connect(), wait);
@@ -106,7 +111,7 @@ export class TableScreen {
     this.renderer?.destroy?.(this.memory);
     delete this.root.dataset.version;
     delete this.root.dataset.sent;
-    for (const key of ["paused", "between", "waiting"]) delete this.root.dataset[key];
+    for (const key of ["paused", "between", "waiting", "storage"]) delete this.root.dataset[key];
     this.ws?.close();
   }
 
@@ -120,6 +125,8 @@ export class TableScreen {
       this.message = message;
       this.setBanner("");
       this.render();
+    } else if (message.type === "notice") {
+      this.notice(message);
     } else if (message.type === "error") {
       if (message.code === "bad_token") {
         forgetSeat(this.id);
@@ -135,6 +142,24 @@ export class TableScreen {
       }
       toast(message.message, "error");
     }
+  }
+
+  /**
+   * What the table does meanwhile: storage_wait (the server cannot save; nothing can be
+   * played until it can: the status line says so, data-storage="wait"), storage_back
+   * (it can again: a toast, and the state follows).
+   */
+  notice(message) {
+    if (message.code === "storage_wait") {
+      this.storageWait = message.message || t("notice.storage_wait");
+      this.root.dataset.storage = "wait";
+    } else if (message.code === "storage_back") {
+      this.storageWait = null;
+      delete this.root.dataset.storage;
+      toast(message.message || t("notice.storage_back"));
+    }
+    if (this.message?.view) this.render();
+    else if (this.storageWait) this.root.replaceChildren(h("p.storage-note", { role: "status" }, this.storageWait));
   }
 
   setBanner(text) {
@@ -163,7 +188,9 @@ export class TableScreen {
     }
     // While the table holds (paused, or between deals) nothing may be played: the
     // renderer is shown no legal action, and the status line says why.
-    const shown = held(table) ? { ...this.message, view: { ...view, legal: [] } } : this.message;
+    // While the server cannot save (a storage_wait notice) nothing may be played either.
+    const holding = held(table) || Boolean(this.storageWait);
+    const shown = holding ? { ...this.message, view: { ...view, legal: [] } } : this.message;
     const ctx = {
       act: (action) => this.act(action),
       ready: () => this.ready(),
@@ -173,6 +200,16 @@ export class TableScreen {
     };
     this.renderer.render(this.root, shown, ctx);
     drawPresence(this.root, this.message, ctx);
+    if (this.storageWait) {
+      const status = this.root.querySelector(".main .status");
+      if (status) {
+        status.classList.remove("mine");
+        status.classList.add("held");
+        status.replaceChildren(h("span.storage-note", { role: "status" }, this.storageWait));
+      } else {
+        toast(this.storageWait, "error");
+      }
+    }
     // The game log: one aside.game-log, kept as the last child of the table root.
     drawLog(this.root, this.message, ctx);
     // The trick's places clear of the seat boxes, as they were laid out (felt.js).
