@@ -388,9 +388,19 @@ def create_app(
     async def show_table(request: Request) -> Response:
         table_id = request.path_params["table_id"]
         try:
+            key = scope_key(request.scope)
             if (shared_tables := cluster()) is not None:
-                return JSONResponse(await shared_tables.call(table_id, "show", {}))
-            table = await read_finished(scope_key(request.scope), table_id)
+                # Counted as a replay once it turns out finished (as read_finished does).
+                wait = await limiter().blocked(replay_rate, key)
+                if wait is None:
+                    shown = await shared_tables.call(table_id, "show", {})
+                    if shown.get("table", {}).get("status") != "finished":
+                        return JSONResponse(shown)
+                    wait = await limiter().hit(replay_rate, key)
+                    if wait is None:
+                        return JSONResponse(shown)
+                raise _RateLimited("too_many_replays", replay_rate, wait)
+            table = await read_finished(key, table_id)
             if table is None:
                 raise TableError("no_such_table", 404)
         except TableError as exc:
