@@ -396,7 +396,8 @@ def test_an_unfinished_tables_replay_is_kept_per_version_and_language(
     replays = Spy(replay_record)
     monkeypatch.setattr(web_app, "replay_record", replays)
     seats = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
-    with serving(tmp_path, Limits.unlimited()) as server:
+    # (no time limit between deals: the table stands still while Ann is asked)
+    with serving(tmp_path, Limits.unlimited(), ready_seconds=None) as server:
         created = server.create(seats, options={"target": 100})
         table_id = created["id"]
         ws = server.socket(table_id)
@@ -417,13 +418,16 @@ def test_an_unfinished_tables_replay_is_kept_per_version_and_language(
         assert first[0].json()["finished"] is False
         assert [server.http.get(f"{path}?lang=ru").status_code for _ in range(2)] == [200, 200]
         assert replays.calls == 2
-        # Ann is ready for the next deal: the bots play on, a new version is replayed anew.
+        # Ann is ready for the next deal; at her next turn (the table waits for her) the
+        # version is another one, replayed anew.
         ws.send(json.dumps({"type": "ready", "version": version}))
-        while state["version"] == version:
+        while True:
             state = until(ws, lambda m: m["type"] == "state")
-            if state["view"]["to_move"] == 0 and state["view"]["legal"]:
-                action = state["view"]["legal"][0]
-                ws.send(json.dumps({"type": "act", "action": action, "version": state["version"]}))
+            view = state["view"]
+            if state["table"]["between_deals"] is None and view["to_move"] == 0 and view["legal"]:
+                if state["version"] > version:
+                    break
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0], "version": version}))
         later = [server.http.get(path) for _ in range(3)]
         assert {r.status_code for r in later} == {200} and len({r.content for r in later}) == 1
         assert replays.calls == 3

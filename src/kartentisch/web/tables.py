@@ -3,7 +3,9 @@
 A :class:`LiveTable` holds one table's game (through its
 :class:`~kartentisch.web.adapter.TableGame` adapter), its seats and its
 connections. Every accepted action is stored before anyone hears of it, then
-each connection is sent its own seat's view (spectators the public view).
+each connection is sent its own seat's view (spectators the public view);
+a hello that changes nothing the others see (a spectator's, a seat's second
+connection's) is answered to that connection alone.
 An action is queued with the store's writer, which commits it together with
 the other tables' actions of the same turn of the event loop; until then the
 table's lock is held and its state messages are held back.
@@ -12,7 +14,8 @@ person who has been away longer than the grace time while other people play
 on, plays for a player whose turn timer ran out, pauses the table while its
 people are away, and holds the next deal until every person present is ready
 (docs/web.md, "Leaving and coming back" and "Between deals"). The
-:class:`TableManager` creates, finds and restores tables; after a restart
+:class:`TableManager` creates, finds and restores tables (and keeps the
+finished tables read last, rebuilt once for their review); after a restart
 every unfinished table is rebuilt from the store by replaying its actions
 through the engine.
 
@@ -555,8 +558,6 @@ class LiveTable:
             start = held if epoch == self.log_epoch and held <= len(self.log) else 0
             log = self.log_part(start)
         conn.send(self.state_message(conn.seat, log=log))
-        if self.runner is not None:
-            self.runner.notify()
 
     def _spectators_changed(self) -> None:
         """The spectator count changed without a broadcast: tell it within
