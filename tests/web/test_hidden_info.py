@@ -331,12 +331,10 @@ def next_deal(message: dict[str, Any]) -> bool:
 
 
 def everybody_there(message: dict[str, Any]) -> bool:
+    """Every seat is connected (a spectator's hello is answered to it alone: the others
+    may not have heard of it yet)."""
     table = message["table"] if message["type"] == "state" else None
-    return (
-        table is not None
-        and table["spectators"] == 1
-        and all(seat["connected"] for seat in table["seats"])
-    )
+    return table is not None and all(seat["connected"] for seat in table["seats"])
 
 
 def _set_seed(client: TestClient, table: Any, seed: int) -> None:

@@ -78,7 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from kartentisch.web.app import create_app
-        from kartentisch.web.tables import ServerSettings
+        from kartentisch.web.tables import SPECTATOR_UPDATE_SECONDS, ServerSettings
     except ImportError as exc:  # pragma: no cover - the web dependencies are required
         return _fail(f"the web app needs its dependencies ({exc.name}): pip install kartentisch")
     if args.bot_delay < 0 or (args.grace is not None and args.grace < 0):
@@ -98,7 +98,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ImportError:
             return _fail("--redis needs the redis package: pip install 'kartentisch[redis]'")
         shared = f", sharing them through Redis at {redacted(args.redis)}"
-    settings = ServerSettings(bot_delay=args.bot_delay, grace=args.grace)
+    settings = ServerSettings(
+        bot_delay=args.bot_delay,
+        grace=args.grace,
+        spectator_update=SPECTATOR_UPDATE_SECONDS,
+    )
     app = create_app(
         args.db, data_dir=args.data_dir, settings=settings, redis_url=args.redis, lease=args.lease
     )

@@ -15,7 +15,10 @@ table. Routes (docs/web.md and docs/web-protocol.md):
 * ``WS /ws/tables/{id}`` — the table in real time
 
 What the server checks and the limits it keeps (message sizes and rates,
-spectators, lobby requests per address) are in docs/security.md.
+spectators, lobby requests, replays and hellos per address) are in
+docs/security.md. The limits across connections are counted by
+:mod:`kartentisch.web.ratelimits` (in Redis with ``redis_url``); the replays
+and records of tables are computed once and kept (:mod:`kartentisch.web.answers`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ from kartentisch.storage import (
     sqlite_url,
 )
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
+from kartentisch.web.addresses import scope_key
+from kartentisch.web.answers import AnswerCache
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table
 from kartentisch.web.protocol import (
@@ -57,10 +62,11 @@ from kartentisch.web.protocol import (
     Limits,
     MessageBudget,
     ProtocolError,
-    TokenBucket,
     Verdict,
+    error_message,
     parse_client_message,
 )
+from kartentisch.web.ratelimits import Rate, RateLimiter, deployment_prefix
 from kartentisch.web.replay import MAX_RECORD_BYTES, BadRecord, replay_record
 from kartentisch.web.seats import (
     MAX_NAME_CHARS,
@@ -68,6 +74,7 @@ from kartentisch.web.seats import (
     TableError,
     clean_name,
     handle_protocol_error,
+    hash_token,
 )
 from kartentisch.web.tables import LiveTable, ServerSettings, TableManager
 
@@ -94,6 +101,10 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 #: WebSocket close code and reason for a connection that floods the server.
 FLOOD_CLOSE_CODE = 1008
 FLOOD_CLOSE_REASON = "message flood"
+#: WebSocket close code after a refusal by a rate limit across connections (a hello of a
+#: connection not yet at the table, a finished table read too often): the page reconnects
+#: after its back-off.
+LIMITED_CLOSE_CODE = 4429
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -109,11 +120,27 @@ def _lang(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
+class _RateLimited(TableError):
+    """Refused by a rate limit (429): with the seconds until the next request may pass."""
+
+    def __init__(self, code: str, rate: Rate, retry_after: float) -> None:
+        super().__init__(code, 429, rate=_number(rate.per_second), burst=rate.burst)
+        self.retry_after = max(1, round(retry_after))
+
+
 def _error(request: Request, error: TableError) -> JSONResponse:
     lang = _lang(request)
-    return JSONResponse(
-        {"error": {"code": error.code, "message": error.message(lang)}}, status_code=error.status
-    )
+    body: dict[str, Any] = {"code": error.code, "message": error.message(lang)}
+    headers: dict[str, str] = {}
+    if isinstance(error, _RateLimited):
+        body["retry_after"] = error.retry_after
+        headers["retry-after"] = str(error.retry_after)
+    return JSONResponse({"error": body}, status_code=error.status, headers=headers)
+
+
+def _json_bytes(content: Any) -> bytes:
+    """``content`` encoded as :class:`JSONResponse` encodes it (kept answers are sent as is)."""
+    return bytes(JSONResponse(content).body)
 
 
 async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
@@ -158,26 +185,6 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-class _AddressLimits:
-    """One token bucket per client address (lobby requests that create state)."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets: dict[str, TokenBucket] = {}
-
-    def take(self, request: Request) -> None:
-        address = request.client.host if request.client is not None else ""
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= 10_000:
-                # Forget the addresses that have been quiet long enough to be full again.
-                self._buckets = {a: b for a, b in self._buckets.items() if not b.full}
-            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
-        if not bucket.take():
-            raise TableError("too_many_requests", 429, rate=_number(self.rate), burst=self.burst)
-
-
 def create_app(
     db_url: str | None = None,
     *,
@@ -203,10 +210,18 @@ def create_app(
             "give --db postgresql://…, not SQLite"
         )
     limits = limits or Limits()
-    lobby_limits = _AddressLimits(limits.lobby_per_second, limits.lobby_burst)
+    # Per address key (kartentisch.web.addresses), and per seat for hellos.
+    lobby_rate = Rate("lobby", limits.lobby_burst, limits.lobby_per_second)
+    replay_rate = Rate("replay", limits.replay_burst, limits.replays_per_second)
+    seat_hellos = Rate("hello-seat", limits.hello_burst, limits.hellos_per_second)
+    address_hellos = Rate(
+        "hello-address", limits.address_hello_burst, limits.address_hellos_per_second
+    )
+    answers = AnswerCache()
     static_dir = files("kartentisch.web") / "static"
     index_html = (static_dir / "index.html").read_text(encoding="utf-8")
     state: dict[str, TableManager] = {}
+    counters: dict[str, RateLimiter] = {}
 
     shared: dict[str, Cluster] = {}
 
@@ -215,6 +230,62 @@ def create_app(
 
     def cluster() -> Cluster | None:
         return shared.get("cluster")
+
+    def limiter() -> RateLimiter:
+        return counters["limiter"]
+
+    async def take(request: Request, rate: Rate, code: str) -> None:
+        """Count a request of the client's address against ``rate``; refuse it beyond."""
+        wait = await limiter().hit(rate, scope_key(request.scope))
+        if wait is not None:
+            raise _RateLimited(code, rate, wait)
+
+    async def hello_limited(key: str, table_id: str, hello: Hello) -> tuple[str, int] | None:
+        """Whether ``hello`` is one too many for its seat or its address, across every
+        connection: None if not, else the refusal's text and the seconds to wait."""
+        lang = hello.lang or "en"
+        wait = await limiter().hit(address_hellos, key)
+        if wait is not None:
+            rate = _number(address_hellos.per_second)
+            burst = address_hellos.burst
+            text = translate(lang, "error.rate_limited_hello_address", rate=rate, burst=burst)
+            return text, max(1, round(wait))
+        if hello.token is not None:
+            seat = f"{table_id}:{hash_token(hello.token)[:32]}"
+            wait = await limiter().hit(seat_hellos, seat)
+            if wait is not None:
+                every = _number(1 / limits.hellos_per_second)
+                text = translate(
+                    lang, "error.rate_limited_hello", burst=limits.hello_burst, every=every
+                )
+                return text, max(1, round(wait))
+        return None
+
+    async def count_finished_link(key: str, link: TableLink | None, conn: Connection) -> None:
+        """In a cluster: a socket to a finished table counts as a replay (see ``read_finished``)."""
+        table = link.table if link is not None else None
+        if link is None or table is None or table.status != "finished":
+            return
+        wait = await limiter().hit(replay_rate, key)
+        if wait is not None:
+            link.detach(conn)
+            raise _RateLimited("too_many_replays", replay_rate, wait)
+
+    async def read_finished(key: str, table_id: str) -> Any:
+        """The table ``table_id`` for a request of ``key``; reading a finished one counts as
+        a replay (a table not in memory may need one): refused beyond the limit."""
+        here = manager().cached(table_id) if cluster() is None else None
+        if here is not None and here.status != "finished":
+            return here  # a live table: reading it costs nothing
+        wait = await limiter().blocked(replay_rate, key)
+        if wait is None:
+            table = _table_by_id(table_id)
+            if table is None or table.status != "finished":
+                return table
+            wait = await limiter().hit(replay_rate, key)
+            if wait is None:
+                return table
+        raise _RateLimited("too_many_replays", replay_rate, wait)
 
     def admit(table: LiveTable, conn: Connection, hello: Hello) -> bool:
         """Whether ``hello`` may join ``table`` (a spectator's place may be full); else says so."""
@@ -228,6 +299,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = TableStore(url)
         tables = TableManager(store, settings)
+        counters["limiter"] = RateLimiter(redis_url, prefix=deployment_prefix(url))
         if redis_url is not None:
             from kartentisch.web.cluster import DEFAULT_LEASE, Cluster
 
@@ -247,6 +319,7 @@ def create_app(
             if "cluster" in shared:
                 await shared.pop("cluster").close()
             await tables.close()
+            await counters.pop("limiter").close()
             store.close()
 
     async def page(request: Request) -> Response:
@@ -287,7 +360,7 @@ def create_app(
 
     async def create_table(request: Request) -> Response:
         try:
-            lobby_limits.take(request)
+            await take(request, lobby_rate, "too_many_requests")
             body = await _body(request)
             if isinstance(body, dict) and body.get("name") is not None:
                 _name(body["name"])
@@ -307,23 +380,38 @@ def create_app(
         )
 
     def _table(request: Request) -> Any:
-        table_id = request.path_params["table_id"]
+        table = _table_by_id(request.path_params["table_id"])
+        if table is None:
+            raise TableError("no_such_table", 404)
+        return table
+
+    def _table_by_id(table_id: str) -> Any:
         shared_tables = cluster()
         # In a cluster: a table run elsewhere is read from the store (for its record).
         if shared_tables is None:
             table = manager().get(table_id)
         else:
             table = shared_tables.snapshot(table_id)
-        if table is None:
-            raise TableError("no_such_table", 404)
         return table
 
     async def show_table(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
         try:
+            key = scope_key(request.scope)
             if (shared_tables := cluster()) is not None:
-                table_id = request.path_params["table_id"]
-                return JSONResponse(await shared_tables.call(table_id, "show", {}))
-            table = _table(request)
+                # Counted as a replay once it turns out finished (as read_finished does).
+                wait = await limiter().blocked(replay_rate, key)
+                if wait is None:
+                    shown = await shared_tables.call(table_id, "show", {})
+                    if shown.get("table", {}).get("status") != "finished":
+                        return JSONResponse(shown)
+                    wait = await limiter().hit(replay_rate, key)
+                    if wait is None:
+                        return JSONResponse(shown)
+                raise _RateLimited("too_many_replays", replay_rate, wait)
+            table = await read_finished(key, table_id)
+            if table is None:
+                raise TableError("no_such_table", 404)
         except TableError as exc:
             return _error(request, exc)
         return JSONResponse({"table": table.summary()})
@@ -332,7 +420,7 @@ def create_app(
         try:
             shared_tables = cluster()
             table: Any = _table(request) if shared_tables is None else None
-            lobby_limits.take(request)
+            await take(request, lobby_rate, "too_many_requests")
             body = await _body(request)
             if not isinstance(body, dict):
                 raise TableError("bad_request", detail="the body must be a JSON object")
@@ -365,41 +453,79 @@ def create_app(
         return JSONResponse({"table": table.summary()})
 
     async def table_record(request: Request) -> Response:
+        """A table's record (complete once it is finished), made once per version and kept."""
         try:
+            await take(request, replay_rate, "too_many_replays")
+            table_id = request.path_params["table_id"]
+            final = answers.finished(table_id)
+            if final is not None:
+                kept = answers.peek(("record", table_id, final[0], True))
+                if kept is not None:
+                    return _record_response(kept, f"{final[1]}-{table_id}")
             table = _table(request)
             if table.game is None:
                 raise TableError("not_started", 409)
         except TableError as exc:
             return _error(request, exc)
-        record = table.record(complete=table.status == "finished")
+        finished = table.status == "finished"
+        record = table.record(complete=finished)
+        key = ("record", table.id, table.version, finished)
+
+        async def make() -> bytes:
+            return dumps_record(record).encode("utf-8")
+
+        body = await answers.get(key, make)
+        if finished:
+            answers.note_finished(table.id, table.version, table.kind.name)
+        return _record_response(body, f"{table.kind.name}-{table.id}")
+
+    def _record_response(body: bytes, name: str) -> Response:
         return Response(
-            dumps_record(record),
+            body,
             media_type="application/json",
-            headers={
-                "content-disposition": f'attachment; filename="{table.kind.name}-{table.id}.json"'
-            },
+            headers={"content-disposition": f'attachment; filename="{name}.json"'},
         )
 
     async def replay(request: Request) -> Response:
         """A record sent by the page (opened from a file), replayed for the viewer."""
         try:
-            lobby_limits.take(request)
+            await take(request, replay_rate, "too_many_replays")
             record = await _body(request, MAX_RECORD_BYTES)
             return JSONResponse(await _replayed(record, _lang(request)))
         except TableError as exc:
             return _error(request, exc)
 
     async def table_replay(request: Request) -> Response:
-        """A table's games so far (all of them once it is finished), replayed for the viewer."""
+        """A table's games so far (all of them once it is finished), replayed for the viewer.
+
+        Each (table, version, language) is replayed once and kept (:class:`AnswerCache`).
+        """
+        lang = _lang(request)
         try:
+            await take(request, replay_rate, "too_many_replays")
+            table_id = request.path_params["table_id"]
+            final = answers.finished(table_id)
+            if final is not None:
+                kept = answers.peek(("replay", table_id, final[0], True, lang))
+                if kept is not None:
+                    return Response(kept, media_type="application/json")
             table = _table(request)
             if table.game is None:
                 raise TableError("not_started", 409)
-            record = table.record(complete=table.status == "finished")
-            shown = await _replayed(record, _lang(request))
+            finished = table.status == "finished"
+            record = table.record(complete=finished)
+            key = ("replay", table.id, table.version, finished, lang)
+
+            async def make() -> bytes:
+                shown = await _replayed(record, lang)
+                return _json_bytes({**shown, "table": table_id, "finished": finished})
+
+            body = await answers.get(key, make)
+            if finished:
+                answers.note_finished(table.id, table.version, table.kind.name)
         except TableError as exc:
             return _error(request, exc)
-        return JSONResponse({**shown, "table": table.id, "finished": table.status == "finished"})
+        return Response(body, media_type="application/json")
 
     async def rules(request: Request) -> Response:
         game = request.path_params["game"]
@@ -428,12 +554,20 @@ def create_app(
         lang = negotiate(websocket.headers.get("accept-language"))
         conn = Connection(lang)
         table_id = websocket.path_params["table_id"]
+        key = scope_key(websocket.scope)
         shared_tables = cluster()
         table: LiveTable | TableLink | None
-        if shared_tables is None:
-            table = manager().get(table_id)
-        else:  # the table here, or a link to the process that runs it
-            table = await shared_tables.link(table_id, conn)
+        try:
+            if shared_tables is None:
+                table = await read_finished(key, table_id)
+            else:  # the table here, or a link to the process that runs it
+                table = await shared_tables.link(table_id, conn)
+                await count_finished_link(key, table, conn)
+        except _RateLimited as exc:
+            text = exc.message(lang)
+            await websocket.send_json(error_message(exc.code, text, retry_after=exc.retry_after))
+            await websocket.close(code=LIMITED_CLOSE_CODE)
+            return
         if table is None:
             await websocket.send_json(
                 {
@@ -465,6 +599,19 @@ def create_app(
                         continue
                     if isinstance(parsed, Hello):
                         verdict = budget.hello()
+                        if verdict is Verdict.OK:
+                            limited = await hello_limited(key, table_id, parsed)
+                            if limited is not None:
+                                # Across connections: reconnecting buys no more hellos.
+                                verdict = budget.refuse()
+                                if verdict is Verdict.REFUSE:
+                                    text, wait = limited
+                                    conn.error("rate_limited", text, retry_after=wait)
+                                    if conn.joined:
+                                        continue
+                                    # (not at the table: the page reconnects after a while)
+                                    closing.update(code=LIMITED_CLOSE_CODE, reason="rate limited")
+                                    break
                 if verdict is Verdict.CLOSE:
                     conn.error("message_flood", translate(conn.lang, "error.message_flood"))
                     closing.update(code=FLOOD_CLOSE_CODE, reason=FLOOD_CLOSE_REASON)

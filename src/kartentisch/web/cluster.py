@@ -440,7 +440,7 @@ class Cluster:
                 if stored is None:
                     return None
                 if stored.status not in UNFINISHED:
-                    return self.manager._from_stored(stored)
+                    return self.manager.finished(stored)  # (kept: replayed once)
                 if time.monotonic() < self._claims_held_until:
                     return ""  # its owner may be about to take its lease again
                 if await self.claim(table_id):
@@ -515,7 +515,11 @@ class Cluster:
         if len(table_id) > 32:
             return None
         stored = self.manager.store.load(table_id)
-        return None if stored is None else self.manager._from_stored(stored)
+        if stored is None:
+            return None
+        if stored.status not in UNFINISHED:
+            return self.manager.finished(stored)  # (kept: replayed once)
+        return self.manager._from_stored(stored)
 
     async def call(self, table_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
         """Carry out the lobby request ``name`` (show, join, start) where the table runs."""

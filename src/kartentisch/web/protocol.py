@@ -259,13 +259,18 @@ class Limits:
     A WebSocket connection may send ``messages_per_second`` messages a
     second, ``message_burst`` at once; ``hello`` is limited further
     (``hello_burst`` at once, then one every ``1 / hellos_per_second``
-    seconds), because it tells the whole table. A message over the limit is
-    refused (``rate_limited``, said at most once a second) and counted; the
-    count drains at ``messages_per_second``, and a connection whose count
-    passes ``flood_messages`` is closed (code 1008, ``message_flood``). A
-    table admits ``max_spectators`` spectators; seats always get in. Each
-    client address may create or join ``lobby_burst`` tables at once, then
-    ``lobby_per_second`` a second.
+    seconds) on each connection and, across connections, for each seat
+    (the same numbers) and each client address (``address_hello_burst``,
+    then ``address_hellos_per_second``), so that reconnecting buys no more.
+    A message over the limit is refused (``rate_limited``, said at most once
+    a second) and counted; the count drains at ``messages_per_second``, and
+    a connection whose count passes ``flood_messages`` is closed (code 1008,
+    ``message_flood``). A table admits ``max_spectators`` spectators; seats
+    always get in. Each client address may create or join ``lobby_burst``
+    tables at once, then ``lobby_per_second`` a second, and ask for
+    ``replay_burst`` replays, records or finished tables at once, then
+    ``replays_per_second`` a second. The limits across connections are
+    counted by :mod:`kartentisch.web.ratelimits`.
     """
 
     messages_per_second: float = 20.0
@@ -276,6 +281,10 @@ class Limits:
     max_spectators: int = 50
     lobby_per_second: float = 1.0
     lobby_burst: int = 60
+    address_hellos_per_second: float = 1.0
+    address_hello_burst: int = 30
+    replays_per_second: float = 0.5
+    replay_burst: int = 30
 
     @classmethod
     def unlimited(cls) -> Limits:
@@ -290,6 +299,10 @@ class Limits:
             max_spectators=big,
             lobby_per_second=big,
             lobby_burst=big,
+            address_hellos_per_second=big,
+            address_hello_burst=big,
+            replays_per_second=big,
+            replay_burst=big,
         )
 
 
@@ -373,6 +386,11 @@ class MessageBudget:
     def hello(self) -> Verdict:
         """A well-formed ``hello`` arrived (it has passed :meth:`message`)."""
         return Verdict.OK if self._hellos.take() else self._refuse()
+
+    def refuse(self) -> Verdict:
+        """A message refused by a limit kept elsewhere (hellos per seat or address):
+        counted as the refusals of this budget are."""
+        return self._refuse()
 
     def _refuse(self) -> Verdict:
         self.refused += 1

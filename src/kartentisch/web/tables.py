@@ -3,7 +3,9 @@
 A :class:`LiveTable` holds one table's game (through its
 :class:`~kartentisch.web.adapter.TableGame` adapter), its seats and its
 connections. Every accepted action is stored before anyone hears of it, then
-each connection is sent its own seat's view (spectators the public view).
+each connection is sent its own seat's view (spectators the public view);
+a hello that changes nothing the others see (a spectator's, a seat's second
+connection's) is answered to that connection alone.
 An action is queued with the store's writer, which commits it together with
 the other tables' actions of the same turn of the event loop; until then the
 table's lock is held and its state messages are held back.
@@ -12,7 +14,8 @@ person who has been away longer than the grace time while other people play
 on, plays for a player whose turn timer ran out, pauses the table while its
 people are away, and holds the next deal until every person present is ready
 (docs/web.md, "Leaving and coming back" and "Between deals"). The
-:class:`TableManager` creates, finds and restores tables; after a restart
+:class:`TableManager` creates, finds and restores tables (and keeps the
+finished tables read last, rebuilt once for their review); after a restart
 every unfinished table is rebuilt from the store by replaying its actions
 through the engine.
 
@@ -33,6 +36,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -62,6 +66,7 @@ from kartentisch.web.realtime import (
 from kartentisch.web.seats import Connection, Seat, TableError, hash_token
 
 __all__ = [
+    "SPECTATOR_UPDATE_SECONDS",
     "LiveTable",
     "ServerSettings",
     "TableManager",
@@ -71,6 +76,8 @@ __all__ = [
 log = logging.getLogger("kartentisch.web")
 
 BOT_NAMES: Final = ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta")
+#: ``kartentisch serve``'s :attr:`ServerSettings.spectator_update`.
+SPECTATOR_UPDATE_SECONDS: Final = 5.0
 
 
 @dataclass
@@ -97,6 +104,12 @@ class ServerSettings:
     #: How often a table whose change could not be stored tries again while it waits
     #: for storage to come back (docs/web.md, "When the server cannot save").
     storage_retry: Backoff = field(default_factory=Backoff)
+    #: Finished tables kept in memory for their review (the least recently read leave first).
+    finished_kept: int = 64
+    #: Seconds between the updates of a table's spectator count while only spectators come
+    #: and go (their hellos are answered to them alone); None: it follows at the next state
+    #: only (``kartentisch serve`` sets :data:`SPECTATOR_UPDATE_SECONDS`).
+    spectator_update: float | None = None
 
 
 @dataclass
@@ -183,6 +196,10 @@ class LiveTable:
         self._ready: set[int] = set()
         #: The version at which the wait between deals ended: the next deal may start.
         self._gate_passed: int | None = None
+        # -- spectators (their hellos are answered to them alone) --
+        #: The spectator count everyone was last sent; the update waiting to tell a new one.
+        self._spectators_told = 0
+        self._spectator_update: asyncio.TimerHandle | None = None
 
     # -- facts ----------------------------------------------------------------
 
@@ -263,6 +280,13 @@ class LiveTable:
             return "present"
         return "standin" if seat in self._standins else "away"
 
+    @property
+    def spectator_count(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
+
+    def _seats_connected(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "open"]
 
@@ -305,7 +329,7 @@ class LiveTable:
             ],
             "open_seats": self.open_seats(),
             "turn_deadline": deadline,
-            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "spectators": self.spectator_count,
             "away": self.away_policy,
             "grace_seconds": self.grace,
             "ready_seconds": None if realtime else self.ready_seconds,
@@ -357,6 +381,7 @@ class LiveTable:
             self._changed.set()
             return
         self._held_back = False
+        self._spectators_told = self.spectator_count
         log: dict[str, Any] | None = None
         if self.keeps_log:
             log = self.log_part(min(self._log_sent, len(self.log)))
@@ -526,6 +551,7 @@ class LiveTable:
                 return
         was_connected = conn.seat is not None and conn.joined
         old_seat = conn.seat
+        seats_before = self._seats_connected()
         conn.seat = seat
         conn.joined = True
         self.connections.add(conn)
@@ -536,24 +562,69 @@ class LiveTable:
                 self._people_seen = True
         if was_connected and old_seat is not None and old_seat != seat:
             self._left(old_seat)
-        self._presence_tick()
+        changed = self._presence_tick()
         self._changed.set()
-        self.broadcast()
+        if changed or self._seats_connected() != seats_before:
+            self.broadcast()  # a seat came (or went): everyone is told
+        else:
+            # A spectator, or a seat's further connection: nothing the others see changed
+            # but the spectator count, which follows (:meth:`_spectators_changed`).
+            self._send_state(conn)
+            self._spectators_changed()
         if self.runner is not None:
             self.runner.joined(conn)
+
+    def _send_state(self, conn: Connection) -> None:
+        """Send ``conn`` alone its state (after its hello), with the log it lacks."""
+        pending_log = self.keeps_log and self._log_sent < len(self.log)
+        driving = self._driver is not None and not self._driver.done()
+        forced = driving and self._forced() is not None
+        if self._saving or pending_log or forced:
+            self.broadcast()  # the others are owed this state too (or it waits for a commit)
+            return
+        log: dict[str, Any] | None = None
+        wanted = self._log_wanted.pop(conn, None)
+        if self.keeps_log:
+            epoch, held = wanted or (None, 0)
+            start = held if epoch == self.log_epoch and held <= len(self.log) else 0
+            log = self.log_part(start)
+        conn.send(self.state_message(conn.seat, log=log))
+
+    def _spectators_changed(self) -> None:
+        """The spectator count changed without a broadcast: tell it within
+        ``ServerSettings.spectator_update`` seconds (one update for any number of changes)."""
+        delay = self.manager.settings.spectator_update
+        if delay is None or self._spectator_update is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._spectator_update = loop.call_later(delay, self._tell_spectators)
+
+    def _tell_spectators(self) -> None:
+        self._spectator_update = None
+        if self.withdrawn or not self.connections:
+            return
+        if self.spectator_count != self._spectators_told:
+            self.broadcast()
 
     def detach(self, conn: Connection) -> None:
         """A connection closed: the seat stays reserved; a bot may take over after the grace."""
         if conn not in self.connections:
             return
+        seats_before = self._seats_connected()
         self.connections.discard(conn)
         self._log_wanted.pop(conn, None)
         conn.close()
         if conn.seat is not None:
             self._left(conn.seat)
-        self._presence_tick()
+        changed = self._presence_tick()
         self._changed.set()
-        self.broadcast()
+        if changed or self._seats_connected() != seats_before:
+            self.broadcast()
+        else:
+            self._spectators_changed()  # a spectator (or a seat's second connection) left
         self._forget_if_finished()
         self.manager._gc.closed()
 
@@ -1232,6 +1303,8 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         #: Tables being stored by :meth:`create`, not yet in ``tables``.
         self._opening = 0
+        #: Finished tables read lately, kept for their review (least recently read first).
+        self._finished: OrderedDict[str, LiveTable] = OrderedDict()
         self._gc = GCTuning()
         #: In a cluster (:mod:`kartentisch.web.cluster`): takes a table's lease; a table is
         #: restored or created here only if this returns True.
@@ -1281,9 +1354,24 @@ class TableManager:
                 table._away_since[i] = now
         return table
 
-    def get(self, table_id: str) -> LiveTable | None:
-        """A live table, or a finished one loaded from the store (for its review)."""
+    def cached(self, table_id: str) -> LiveTable | None:
+        """A table in memory: live, or finished and kept; nothing is read from the store."""
         table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+        return table
+
+    def get(self, table_id: str) -> LiveTable | None:
+        """A live table, or a finished one (for its review): kept, or loaded from the store.
+
+        A finished table is rebuilt from the store once and then kept among the
+        ``ServerSettings.finished_kept`` finished tables read last (nothing
+        changes any more); a table not in memory costs a replay of its session.
+        """
+        table = self.cached(table_id)
         if table is not None:
             return table
         if len(table_id) > 32:
@@ -1291,13 +1379,28 @@ class TableManager:
         stored = self.store.load(table_id)
         if stored is None:
             return None
+        if stored.status == "finished":
+            return self.finished(stored)
         table = self._from_stored(stored)
-        if table.status == "finished":
-            return table  # nothing changes any more: not kept in memory (see _forget_if_finished)
         self.tables[table.id] = table
         if table.status == "playing":
             table.start_driver()
         return table
+
+    def finished(self, stored: StoredTable) -> LiveTable:
+        """The finished table ``stored``: the one kept, or rebuilt from it and kept."""
+        table = self.cached(stored.id)
+        if table is None or table.status != "finished":
+            table = self._from_stored(stored)
+            self._keep_finished(table)
+        return table
+
+    def _keep_finished(self, table: LiveTable) -> None:
+        kept = self._finished
+        kept[table.id] = table
+        kept.move_to_end(table.id)
+        while len(kept) > max(0, self.settings.finished_kept):
+            kept.popitem(last=False)
 
     def live(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.status in ("waiting", "playing")]
