@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from kartentisch.storage.store import (
     StoredTable,
+    TableNotWaiting,
     TableStore,
     default_data_dir,
     migrate,
     sqlite_url,
 )
 
-__all__ = ["StoredTable", "TableStore", "default_data_dir", "migrate", "sqlite_url"]
+__all__ = [
+    "StoredTable",
+    "TableNotWaiting",
+    "TableStore",
+    "default_data_dir",
+    "migrate",
+    "sqlite_url",
+]
