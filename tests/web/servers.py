@@ -34,8 +34,8 @@ class ServerProcess:
 
     ``db`` is a database URL (default: SQLite in ``data_dir``); ``redis`` and
     ``lease`` make it one of several processes sharing tables (``--redis``,
-    ``--lease``); ``options`` are more options of ``serve``. The server's output goes to ``data_dir/server-NAME.log``
-    (``server.log`` without a name), kept across restarts.
+    ``--lease``); ``options`` are more options of ``serve``. The server's output goes
+    to ``data_dir/server-NAME.log`` (``server.log`` without a name), kept across restarts.
     """
 
     def __init__(

@@ -323,9 +323,7 @@ class TableStore:
                 with connection.begin():
                     self._execute(connection, now, new_tables, actions, changes, checked)
                     for table_id in expiring:
-                        result = connection.execute(
-                            _EXPIRE_TABLE, {"key": table_id, "now": now}
-                        )
+                        result = connection.execute(_EXPIRE_TABLE, {"key": table_id, "now": now})
                         if result.rowcount == 0:
                             raise TableNotWaiting(table_id)
             except BaseException:

@@ -1184,9 +1184,7 @@ class TableManager:
         self.release: Callable[[str], Awaitable[None]] | None = None
         #: In a cluster: held, per creator key, from counting an address's waiting tables
         #: until the new one is stored, so that two processes never both take the last place.
-        self.one_creator: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = (
-            None
-        )
+        self.one_creator: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None
         #: Tables with open seats being stored by :meth:`create`, per creator key.
         self._opening_by: dict[str, int] = {}
         self._address_secret: bytes | None = None
