@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from kartentisch.cli.main import main
-from kartentisch.storage import sqlite_url
+from kartentisch.storage import TableNotWaiting, TableStore, sqlite_url
 from kartentisch.web.app import create_app
 from kartentisch.web.tables import ServerSettings
 
@@ -323,8 +324,17 @@ def test_a_restart_keeps_counting_a_waiting_tables_time_from_its_creation(tmp_pa
     # Restarted within its time, the table waits on...
     with TestClient(create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0))) as again:
         assert created["id"] in {t["id"] for t in again.get("/api/tables").json()["tables"]}
-    # ... and, restarted when a moment of its half hour is left, it expires that moment later.
-    nearly = ServerSettings(bot_delay=0, wall_clock=lambda: time.time() + 1800 - 0.3)
+    # ... and, restarted when a moment of its half hour is left, it expires that moment later
+    # (the clock the restart reads: a second before the table's time is up, then running on).
+    store = TableStore(sqlite_url(tmp_path))
+    stored = store.load(created["id"])
+    store.close()
+    assert stored is not None
+    born = stored.created.replace(tzinfo=UTC).timestamp()
+    restarted = time.time()
+    nearly = ServerSettings(
+        bot_delay=0, wall_clock=lambda: born + 1800 - 1.0 + (time.time() - restarted)
+    )
     with (
         TestClient(create_app(data_dir=tmp_path, settings=nearly)) as last,
         last.websocket_connect(f"/ws/tables/{created['id']}") as ws,
@@ -420,3 +430,38 @@ def test_the_cap_and_expiry_can_be_switched_off(tmp_path: Path) -> None:
         listed_now = http.get("/api/tables").json()
         assert len(listed_now["tables"]) == 8
         assert listed_now["waiting"] == {"yours": 8, "max": None, "expire_seconds": None}
+
+
+# -- the store ----------------------------------------------------------------------------------
+
+
+def test_the_store_counts_and_expires_waiting_tables(database: Database) -> None:
+    store = TableStore(database.url)
+    store.migrate()
+    try:
+        secret = store.address_secret()
+        again = TableStore(database.url)  # another process on the same database: the same key
+        assert again.address_secret() == secret and len(secret) == 32
+        again.close()
+        open_seats = [{"kind": "open"}] * 4
+        for name in ("a", "b", "c"):
+            store.create_table(name, "slobberhannes", {}, {}, open_seats, 1, creator="k1")
+        store.create_table("d", "slobberhannes", {}, {}, open_seats, 1, creator="k2")
+        store.create_table("e", "slobberhannes", {}, {}, open_seats, 1, "playing", creator="k1")
+        hour_ago = datetime.now(UTC) - timedelta(hours=1)
+        assert store.waiting_count("k1", since=hour_ago) == 3
+        assert store.waiting_count("k1", since=datetime.now(UTC) + timedelta(hours=1)) == 0
+        store.update_table("a", status="playing")  # started: no longer counted
+        store.expire_table("b")
+        assert store.waiting_count("k1", since=hour_ago) == 1
+        loaded = store.load("b")
+        assert loaded is not None and loaded.status == "expired"
+        assert sorted(t.id for t in store.unfinished()) == ["a", "c", "d", "e"]
+        with pytest.raises(TableNotWaiting):
+            store.expire_table("a")  # it plays: left as it is
+        with pytest.raises(TableNotWaiting):
+            store.expire_table("nope")
+    finally:
+        store.close()
+    assert database.rows()["e"] == ("playing", None)  # created playing: no creator kept
+    assert database.rows()["c"] == ("waiting", "k1")
