@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """This module's server: a table waits for players one second at most."""
     server = ServerProcess(tmp_path_factory.mktemp("e2e-expiry"), options=["--waiting-expiry", "1"])
-    server.start()
+    server.start(timeout=120)  # (generous: a loaded machine starts it slowly)
     try:
         yield server
     finally:

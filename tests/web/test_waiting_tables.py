@@ -52,7 +52,9 @@ WAITING = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}]
 #: A table that starts at once (no open seat): it never waits.
 AT_ONCE = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
 #: Seconds a poll for an event may take at most (it ends as soon as the event is seen).
-PATIENCE = 30.0
+PATIENCE = 60.0
+#: Seconds a server process may take to answer after it is started (a loaded machine).
+STARTUP = 120.0
 
 
 def body(seats: list[dict[str, Any]] = WAITING) -> dict[str, Any]:
@@ -106,7 +108,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     def start(db: str | None, *options: str, **kwargs: Any) -> ServerProcess:
         server = ServerProcess(tmp_path, db=db, options=options, **kwargs)
         started.append(server)
-        server.start()
+        server.start(STARTUP)
         return server
 
     yield start
@@ -118,7 +120,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 
 def client(source: str = "127.0.0.1") -> httpx.Client:
     """An HTTP client whose connections come from ``source`` (a loopback address)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=source), timeout=15)
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=source), timeout=PATIENCE)
 
 
 def create(
@@ -170,7 +172,7 @@ def test_the_cap_per_address_over_a_real_socket_and_across_a_restart(
 
     # As a crash would: the cap holds after the restart, counted from the store.
     server.kill()
-    server.start()
+    server.start(STARTUP)
     assert create(one, server).json()["error"]["code"] == "too_many_waiting_tables"
     # A table that starts is no longer waiting: a place is free (and its creator forgotten).
     first = made[0].json()
@@ -290,7 +292,7 @@ def test_a_waiting_table_expires_and_a_restart_does_not_bring_it_back(
 
     refusals()
     server.kill()
-    server.start()
+    server.start(STARTUP)
     refusals()
 
 

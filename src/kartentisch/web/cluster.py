@@ -306,8 +306,11 @@ class Cluster:
     @contextlib.asynccontextmanager
     async def _one_creator(self, creator: str) -> AsyncIterator[None]:
         """Held while this process counts and stores a waiting table of ``creator``."""
+        # (Held for a count and a commit: milliseconds; waited for as long as a lobby call.)
         lock = self.redis.lock(
-            f"{PREFIX}creating:{creator}", timeout=CALL_TIMEOUT, blocking_timeout=CALL_TIMEOUT
+            f"{PREFIX}creating:{creator}",
+            timeout=2 * CALL_TIMEOUT,
+            blocking_timeout=2 * CALL_TIMEOUT,
         )
         try:
             taken = await lock.acquire()
