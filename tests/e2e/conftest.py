@@ -75,7 +75,11 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the module's tests; the restart test kills and starts it again."""
-    server = ServerProcess(tmp_path_factory.mktemp("e2e-server"))
+    # A module's tests open many tables from one address: the cap on waiting tables per
+    # address (tested in tests/web/test_waiting_tables.py) is set high enough for them.
+    server = ServerProcess(
+        tmp_path_factory.mktemp("e2e-server"), options=["--max-waiting-tables", "100"]
+    )
     server.start()
     try:
         yield server

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,8 @@ class ServerProcess:
 
     ``db`` is a database URL (default: SQLite in ``data_dir``); ``redis`` and
     ``lease`` make it one of several processes sharing tables (``--redis``,
-    ``--lease``). The server's output goes to ``data_dir/server-NAME.log``
-    (``server.log`` without a name), kept across restarts.
+    ``--lease``); ``options`` are more options of ``serve``. The server's output goes
+    to ``data_dir/server-NAME.log`` (``server.log`` without a name), kept across restarts.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class ServerProcess:
         grace: float = 300,
         bot_delay: float = 0,
         log_level: str = "warning",
+        options: Sequence[str] = (),
     ) -> None:
         self.data_dir = data_dir
         self.db = db
@@ -58,6 +60,7 @@ class ServerProcess:
         self.grace = grace
         self.bot_delay = bot_delay
         self.log_level = log_level
+        self.options = list(options)
         self.log_path = data_dir / (f"server-{name}.log" if name else "server.log")
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -99,6 +102,7 @@ class ServerProcess:
             command += ["--redis", self.redis]
         if self.lease is not None:
             command += ["--lease", str(self.lease)]
+        command += self.options
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -103,6 +103,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         grace=args.grace,
         spectator_update=SPECTATOR_UPDATE_SECONDS,
     )
+    # Tables waiting for players: the cap per address, the time before one expires.
+    if args.max_waiting_tables < 0 or args.waiting_expiry < 0:
+        return _fail("--max-waiting-tables and --waiting-expiry must not be negative")
+    settings.max_waiting_per_address = args.max_waiting_tables or None
+    settings.waiting_expiry = args.waiting_expiry or None
     app = create_app(
         args.db, data_dir=args.data_dir, settings=settings, redis_url=args.redis, lease=args.lease
     )
@@ -194,6 +199,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="S",
         help="seconds before a bot plays for a disconnected player (30)",
+    )
+    # Tables waiting for players (docs/security.md, "Limits").
+    serve.add_argument(
+        "--max-waiting-tables",
+        type=int,
+        default=5,
+        metavar="N",
+        help="most tables waiting for players per address (an IPv6 /64 is one); 0: no cap (5)",
+    )
+    serve.add_argument(
+        "--waiting-expiry",
+        type=float,
+        default=1800.0,
+        metavar="S",
+        help="seconds a table may wait for players before it expires; 0: never (1800)",
     )
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")

@@ -1,6 +1,8 @@
 """The database schema: one row per table, one row per action taken at it.
 
 Each action row also says who made it (``made_by``), for the game log and the record.
+A waiting table's row says who opened it (``creator``: a keyed hash of their address
+key, never the address); ``server_keys`` holds that hash's key.
 
 A table is restored by rebuilding its game from ``game``, ``options``,
 ``seats`` and ``seed`` and replaying ``table_actions`` in ``seq`` order
@@ -12,10 +14,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "TableActionRow", "TableRow", "utcnow"]
+__all__ = ["Base", "ServerKeyRow", "TableActionRow", "TableRow", "utcnow"]
 
 
 def utcnow() -> datetime:
@@ -40,12 +42,28 @@ class TableRow(Base):
     #: One object per seat: ``kind`` (open/human/bot), ``name``, ``level``, ``token_hash``.
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
-    #: ``waiting`` (seats open), ``playing`` or ``finished``.
+    #: ``waiting`` (seats open), ``playing``, ``finished`` or ``expired`` (it waited for
+    #: players longer than the server allows and was closed unstarted).
     status: Mapped[str] = mapped_column(String(16), index=True)
+    #: While the table waits: a keyed hash of its creator's address key (the per-address
+    #: cap on waiting tables counts these); NULL once it starts or expires.
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
+
+
+Index("ix_tables_creator", TableRow.creator, TableRow.status)
+
+
+class ServerKeyRow(Base):
+    """A secret of this database's servers, by name (``address``: the key of ``creator``)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 class TableActionRow(Base):

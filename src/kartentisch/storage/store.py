@@ -12,6 +12,17 @@ Alembic migrations in ``kartentisch/storage/migrations`` (:func:`migrate`).
 >>> loaded = store.load("t1")
 >>> loaded.seed, loaded.actions, loaded.by
 (7, [(0, 'QC'), (1, 'KC')], ['person', 'bot'])
+
+A waiting table keeps who opened it (``creator``, an opaque key: the web app
+gives a keyed hash of their address) until it starts or expires:
+
+>>> from datetime import datetime, timedelta, UTC
+>>> store.create_table("t2", "slobberhannes", {}, {}, [{"kind": "open"}] * 3, 8, creator="k")
+>>> store.waiting_count("k", since=datetime.now(UTC) - timedelta(hours=1))
+1
+>>> store.expire_table("t2")
+>>> store.load("t2").status, store.waiting_count("k", since=datetime(2000, 1, 1, tzinfo=UTC))
+('expired', 0)
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,18 +50,19 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     make_url,
     select,
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from kartentisch.errors import KartentischError
 from kartentisch.records import ACTORS
-from kartentisch.storage.models import TableActionRow, TableRow, utcnow
+from kartentisch.storage.models import ServerKeyRow, TableActionRow, TableRow, utcnow
 from kartentisch.storage.writer import StoreWriter, Write
 
 __all__ = [
@@ -57,6 +70,7 @@ __all__ = [
     "MissingDatabase",
     "StorageError",
     "StoredTable",
+    "TableNotWaiting",
     "TableStore",
     "UnreadableTable",
     "check_database",
@@ -78,6 +92,10 @@ MARKER_SUFFIX: Final = ".created"
 
 #: Statuses of a table that is still going on (restored after a restart).
 UNFINISHED = ("waiting", "playing")
+
+
+class TableNotWaiting(KeyError):
+    """A waiting table was to expire, but its row no longer waits (or is missing)."""
 
 
 def default_data_dir() -> Path:
@@ -288,8 +306,11 @@ class TableStore:
         seats: Sequence[dict[str, Any]],
         seed: int,
         status: str = "waiting",
+        *,
+        creator: str | None = None,
     ) -> None:
-        self.writer.run(_create(table_id, game, options, settings, seats, seed, status))
+        """Store a new table; ``creator`` (while it waits): who opened it, as an opaque key."""
+        self.writer.run(_create(table_id, game, options, settings, seats, seed, status, creator))
 
     def update_table(
         self,
@@ -298,8 +319,16 @@ class TableStore:
         seats: Sequence[dict[str, Any]] | None = None,
         status: str | None = None,
     ) -> None:
-        """Change a table's seats or status; KeyError if there is no such table."""
+        """Change a table's seats or status; KeyError if there is no such table.
+
+        A status other than ``waiting`` forgets the table's ``creator``.
+        """
         self.writer.run(_update(table_id, seats, status))
+
+    def expire_table(self, table_id: str) -> None:
+        """Mark a waiting table ``expired`` (its row is kept, its ``creator`` forgotten);
+        :class:`TableNotWaiting` if its row does not wait (any more)."""
+        self.writer.run(Write("expire", table_id, {}))
 
     def append_action(
         self,
@@ -334,9 +363,12 @@ class TableStore:
         seats: Sequence[dict[str, Any]],
         seed: int,
         status: str = "waiting",
+        *,
+        creator: str | None = None,
     ) -> asyncio.Future[None]:
         """:meth:`create_table` without blocking."""
-        return self.writer.submit(_create(table_id, game, options, settings, seats, seed, status))
+        write = _create(table_id, game, options, settings, seats, seed, status, creator)
+        return self.writer.submit(write)
 
     def save_update(
         self,
@@ -347,6 +379,10 @@ class TableStore:
     ) -> asyncio.Future[None]:
         """:meth:`update_table` without blocking."""
         return self.writer.submit(_update(table_id, seats, status))
+
+    def save_expired(self, table_id: str) -> asyncio.Future[None]:
+        """:meth:`expire_table` without blocking."""
+        return self.writer.submit(Write("expire", table_id, {}))
 
     def save_action(
         self,
@@ -369,8 +405,11 @@ class TableStore:
         #: Per table: the columns to set, later writes overriding earlier ones.
         changes: dict[str, dict[str, Any]] = {}
         checked: set[str] = set()
+        expiring: list[str] = []
         for write in writes:
-            if write.kind == "create":
+            if write.kind == "expire":
+                expiring.append(write.table_id)
+            elif write.kind == "create":
                 new_tables.append({**write.values, "id": write.table_id, "created": now})
             elif write.kind == "action":
                 actions.append({**write.values, "table_id": write.table_id, "created": now})
@@ -385,6 +424,10 @@ class TableStore:
             try:
                 with connection.begin():
                     self._execute(connection, now, new_tables, actions, changes, checked)
+                    for table_id in expiring:
+                        result = connection.execute(_EXPIRE_TABLE, {"key": table_id, "now": now})
+                        if result.rowcount == 0:
+                            raise TableNotWaiting(table_id)
             except BaseException:
                 # The connection may be broken: the next transaction opens a new one.
                 self._writing = None
@@ -498,6 +541,40 @@ class TableStore:
                 game = _game_of(connection, table_id)
             raise UnreadableTable(table_id, game, _first_line(exc)) from exc
 
+    def waiting_count(self, creator: str, *, since: datetime) -> int:
+        """How many tables ``creator`` opened that wait for players, created at ``since``
+        or later (older ones are overdue: about to expire, not counted)."""
+        with self._guard, self.engine.connect() as connection:
+            count = connection.execute(
+                select(func.count())
+                .select_from(_TABLES)
+                .where(
+                    _TABLES.c.creator == creator,
+                    _TABLES.c.status == "waiting",
+                    _TABLES.c.created >= since,
+                )
+            ).scalar_one()
+            return int(count)
+
+    def address_secret(self) -> bytes:
+        """The key of the address hashes (``tables.creator``): made at first use, then
+        the same for every process on this database."""
+        table = cast(Table, ServerKeyRow.__table__)
+        query = select(table.c.value).where(table.c.name == "address")
+        with self._guard:
+            with self.engine.connect() as connection:
+                value = connection.execute(query).scalar()
+            if value is None:
+                try:
+                    with self.engine.begin() as connection:
+                        made = secrets.token_hex(32)
+                        connection.execute(insert(table).values(name="address", value=made))
+                except IntegrityError:
+                    pass  # another process made it first: theirs is the one
+                with self.engine.connect() as connection:
+                    value = connection.execute(query).scalar_one()
+        return bytes.fromhex(str(value))
+
     def _stored(self, connection: Connection, row: Row[Any]) -> StoredTable:
         actions = connection.execute(
             select(TableActionRow.seat, TableActionRow.action, TableActionRow.made_by)
@@ -548,6 +625,11 @@ _INSERT_ACTION: Final = insert(_ACTIONS)
 _TOUCH_TABLE: Final = (
     update(_TABLES).where(_TABLES.c.id == bindparam("key")).values(updated=bindparam("now"))
 )
+_EXPIRE_TABLE: Final = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("key"), _TABLES.c.status == "waiting")
+    .values(status="expired", creator=None, updated=bindparam("now"))
+)
 
 
 def _create(
@@ -558,6 +640,7 @@ def _create(
     seats: Sequence[dict[str, Any]],
     seed: int,
     status: str,
+    creator: str | None,
 ) -> Write:
     values = {
         "game": game,
@@ -566,6 +649,7 @@ def _create(
         "seats": [dict(s) for s in seats],
         "seed": seed,
         "status": status,
+        "creator": creator if status == "waiting" else None,
     }
     return Write("create", table_id, values)
 
@@ -576,6 +660,8 @@ def _update(table_id: str, seats: Sequence[dict[str, Any]] | None, status: str |
         values["seats"] = [dict(s) for s in seats]
     if status is not None:
         values["status"] = status
+        if status != "waiting":
+            values["creator"] = None  # only a waiting table's creator is counted
     return Write("update", table_id, values)
 
 

@@ -55,7 +55,7 @@ MAX_BATCH: Final = 500
 #: Seconds to wait before each new try of a transaction that failed for a passing reason.
 RETRY_DELAYS: Final = (0.0, 0.05, 0.25)
 
-WriteKind = Literal["create", "update", "action"]
+WriteKind = Literal["create", "update", "action", "expire"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,8 @@ class Backoff:
 
 @dataclass
 class Write:
-    """One write: a new table, a change of a table's row, or one action (with the row's change)."""
+    """One write: a new table, a change of a table's row, one action (with the row's
+    change), or the end of a waiting table (``expire``: only if it still waits)."""
 
     kind: WriteKind
     table_id: str

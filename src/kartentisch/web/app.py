@@ -351,12 +351,31 @@ def create_app(
             }
         )
 
+    def waiting_tables(request: Request) -> dict[str, Any]:
+        """The asker's tables waiting for players, the most they may have, how long one waits."""
+        server = manager().settings
+        try:
+            yours: int | None = manager().waiting_count(scope_key(request.scope))
+        except Exception:  # (the store is away: the list says so no further)
+            log.exception("cannot count the waiting tables of an address")
+            yours = None
+        return {
+            "yours": yours,
+            "max": server.max_waiting_per_address,
+            "expire_seconds": server.waiting_expiry,
+        }
+
     async def list_tables(request: Request) -> Response:
         if (shared_tables := cluster()) is not None:
-            return JSONResponse({"tables": shared_tables.lobby()})
-        # A private table is reached by its invite link only.
-        live = sorted((t for t in manager().live() if not t.private), key=lambda t: -t.created)
-        return JSONResponse({"tables": [t.summary() for t in live[:100]]})
+            tables = shared_tables.lobby()
+        else:
+            # A private table is reached by its invite link only; an overdue one is expiring.
+            live = sorted(
+                (t for t in manager().live() if not t.private and not t.overdue),
+                key=lambda t: -t.created,
+            )
+            tables = [t.summary() for t in live[:100]]
+        return JSONResponse({"tables": tables, "waiting": waiting_tables(request)})
 
     async def create_table(request: Request) -> Response:
         try:
@@ -365,7 +384,7 @@ def create_app(
             if isinstance(body, dict) and body.get("name") is not None:
                 _name(body["name"])
             wanted = parse_new_table(body)
-            table, seat, token = await manager().create(wanted)
+            table, seat, token = await manager().create(wanted, scope_key(request.scope))
         except TableError as exc:
             return _error(request, exc)
         return JSONResponse(

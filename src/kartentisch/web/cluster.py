@@ -42,6 +42,12 @@ reachable by players.
 **The lobby.** Tables and their seat tokens (as hashes) are in PostgreSQL:
 the list comes from there; joining, starting and showing a table are carried
 out by its owner (a request over Redis, answered on the asker's channel).
+
+**Tables waiting for players.** The per-address cap counts the rows in
+PostgreSQL; a process counting and storing an address's new waiting table
+holds a Redis lock for that address's key (``kartentisch:creating:<hash>``),
+so two processes never both take its last place. A waiting table's owner
+expires it when its time is up, and gives its lease back at once.
 """
 
 from __future__ import annotations
@@ -55,13 +61,13 @@ import secrets
 import time
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from kartentisch.errors import KartentischError
 from kartentisch.storage.models import TableActionRow, TableRow
@@ -235,6 +241,8 @@ class Cluster:
         except (RedisError, OSError) as exc:
             raise KartentischError(f"cannot reach Redis at {redacted(self.url)}: {exc}") from exc
         self.manager.claim = self.claim
+        self.manager.release = self._release
+        self.manager.one_creator = self._one_creator
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen(), name="cluster-listen"),
@@ -279,6 +287,8 @@ class Cluster:
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
         self.manager.claim = None
+        self.manager.release = None
+        self.manager.one_creator = None
 
     # -- leases -------------------------------------------------------------------
 
@@ -292,6 +302,28 @@ class Cluster:
         if taken:
             self.owned[table_id] = time.monotonic()
         return bool(taken)
+
+    @contextlib.asynccontextmanager
+    async def _one_creator(self, creator: str) -> AsyncIterator[None]:
+        """Held while this process counts and stores a waiting table of ``creator``."""
+        # (Held for a count and a commit: milliseconds; waited for as long as a lobby call.)
+        lock = self.redis.lock(
+            f"{PREFIX}creating:{creator}",
+            timeout=2 * CALL_TIMEOUT,
+            blocking_timeout=2 * CALL_TIMEOUT,
+        )
+        try:
+            taken = await lock.acquire()
+        except (RedisError, OSError) as exc:
+            log.warning("cannot take the lock of an address's new table: %s", exc)
+            raise TableError("server_error", 503) from exc
+        if not taken:
+            raise TableError("server_error", 503)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(RedisError, OSError):
+                await lock.release()
 
     async def _release(self, table_id: str) -> None:
         self.owned.pop(table_id, None)
@@ -394,7 +426,8 @@ class Cluster:
         """Whether ``table`` is still run here (or is a finished table, read from the store)."""
         if table in self._retired:
             return False
-        if table.status == "finished" and self.manager.tables.get(table.id) is not table:
+        ended = table.status in ("finished", "expired")
+        if ended and self.manager.tables.get(table.id) is not table:
             return True
         return self._live(table.id) is table
 
@@ -468,7 +501,14 @@ class Cluster:
                     TableRow.seed,
                     TableRow.status,
                 )
-                .where(TableRow.status.in_(UNFINISHED))
+                .where(
+                    TableRow.status.in_(UNFINISHED),
+                    # (an overdue waiting table is about to expire)
+                    or_(
+                        TableRow.status != "waiting",
+                        TableRow.created >= self.manager.waiting_cutoff(),
+                    ),
+                )
                 .order_by(TableRow.created.desc())
                 .limit(limit)
             ).all()

@@ -25,12 +25,22 @@ one public entry per action (from the adapter's ``log_entries``) with its
 version and ``by``, and notes of what happened between actions
 (:meth:`LiveTable.log_note`). State messages carry only the entries a
 connection lacks (docs/web-protocol.md, "The game log").
+
+A table **waiting for players** expires when it has not started within
+:attr:`ServerSettings.waiting_expiry`: it is marked ``expired`` in the store
+(its row is kept; a restart does not bring it back), leaves the lobby, and
+its connections are told ``table_expired`` and closed; a join or start is
+answered ``410``. Each address key (:mod:`kartentisch.web.addresses`) may
+have at most :attr:`ServerSettings.max_waiting_per_address` tables waiting:
+the store counts the rows whose ``creator`` is the key's keyed hash, so the
+cap holds across restarts and the processes of a cluster.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import hmac
 import logging
 import random
@@ -39,6 +49,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from kartentisch.bots import Bot, make_bot
@@ -48,11 +59,13 @@ from kartentisch.storage import (
     Backoff,
     StorageError,
     StoredTable,
+    TableNotWaiting,
     TableStore,
     UnreadableTable,
     passing,
 )
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime, table_game_type
+from kartentisch.web.addresses import UNKNOWN
 from kartentisch.web.gc_tuning import GCTuning
 from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.lobby import AWAY_POLICIES, NewTable
@@ -78,6 +91,8 @@ log = logging.getLogger("kartentisch.web")
 BOT_NAMES: Final = ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta")
 #: ``kartentisch serve``'s :attr:`ServerSettings.spectator_update`.
 SPECTATOR_UPDATE_SECONDS: Final = 5.0
+#: Seconds before a table's expiry is tried again when the store could not take it.
+EXPIRY_RETRY: Final = 5.0
 
 
 @dataclass
@@ -93,8 +108,17 @@ class ServerSettings:
     #: ready before the next deal starts anyway (a table's own ``ready_seconds`` wins);
     #: None: no time limit.
     ready_seconds: float | None = 60.0
-    #: Most tables waiting or playing at once (a table is small, but not free).
+    #: Most tables waiting or playing at once (a table is small, but not free): the last
+    #: guard, after the cap per address.
     max_live_tables: int = 1000
+    #: Most tables waiting for players that one address key (an IPv4 address, an IPv6 /64)
+    #: may have opened; None: no cap. A table created with no open seat never waits.
+    max_waiting_per_address: int | None = 5
+    #: Seconds a table may wait for players before it expires unstarted; None: never.
+    waiting_expiry: float | None = 1800.0
+    #: The wall clock (seconds since the epoch) stored times are compared with (how long a
+    #: stored table has waited); tests inject one.
+    wall_clock: Callable[[], float] = time.time
     #: Real-time tables (Slapjack, Irish Snap): referee window, automatic turns, pings.
     realtime: RealtimeSettings = field(default_factory=RealtimeSettings)
     #: The clock of real-time tables; tests inject a manual or a fast one.
@@ -200,6 +224,10 @@ class LiveTable:
         #: The spectator count everyone was last sent; the update waiting to tell a new one.
         self._spectators_told = 0
         self._spectator_update: asyncio.TimerHandle | None = None
+        # -- waiting for players --
+        #: When (monotonic) the table expires if it has not started; None: never.
+        self.expires_at: float | None = None
+        self._expiry: asyncio.TimerHandle | None = None
 
     # -- facts ----------------------------------------------------------------
 
@@ -241,6 +269,12 @@ class LiveTable:
             value = self.settings["ready_seconds"]
             return float(value) if value else None
         return self.manager.settings.ready_seconds
+
+    @property
+    def overdue(self) -> bool:
+        """Whether the table has waited for players past its time (it is about to expire)."""
+        due = self.expires_at
+        return self.status == "waiting" and due is not None and _now() >= due
 
     @property
     def paused(self) -> bool:
@@ -459,6 +493,8 @@ class LiveTable:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take an open seat (the first if none is named); return it and its token."""
         async with self.lock:
+            if self.status == "expired" or self.overdue:
+                raise TableError("table_expired", 410)
             if self.status != "waiting":
                 raise TableError("table_started", 409)
             open_seats = self.open_seats()
@@ -483,6 +519,8 @@ class LiveTable:
     async def start(self, token: str | None) -> None:
         """Start now (asked by a seated player): bots take the open seats."""
         async with self.lock:
+            if self.status == "expired" or self.overdue:
+                raise TableError("table_expired", 410)
             if token is None or self.seat_of_token(token) is None:
                 raise TableError("bad_token", 403)
             if self.status != "waiting":
@@ -500,9 +538,70 @@ class LiveTable:
         await self._stored(
             self.store.save_update(self.id, seats=self._seats_json(), status=self.status)
         )
+        self._cancel_expiry()
         self._turn_started = _now()
         self.start_driver()
         self.broadcast()
+
+    # -- waiting for players ------------------------------------------------------
+
+    def watch_expiry(self, due: float) -> None:
+        """Expire the table at ``due`` (monotonic) unless it has started by then."""
+        self._cancel_expiry()
+        self.expires_at = due
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (a table read outside the server's loop: nothing to watch)
+            return
+        self._expiry = loop.call_later(max(0.0, due - _now()), self._expiry_due)
+
+    def _cancel_expiry(self) -> None:
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+
+    def _expiry_due(self) -> None:
+        self._expiry = None
+        self.manager._spawn(self.expire(), f"expire-{self.id}")
+
+    async def expire(self) -> bool:
+        """The table waited too long for players: stored ``expired`` (its row is kept), out
+        of the lobby and of memory; every connection is told ``table_expired`` and closed.
+
+        False if it started meanwhile, or is no longer run here. If the store cannot take
+        the change, it is tried again after :data:`EXPIRY_RETRY` seconds.
+        """
+        async with self.lock:
+            if (
+                self.status != "waiting"
+                or self.withdrawn
+                or self.manager.tables.get(self.id) is not self
+            ):
+                return False
+            try:
+                await self.store.save_expired(self.id)
+            except TableNotWaiting:
+                # Another process started it (it lost this one its lease): read it again.
+                log.warning("table %s: does not wait in the store any more", self.id)
+                self._withdraw()
+                return False
+            except Exception:
+                log.exception("table %s: cannot store that it expired; trying again", self.id)
+                self.watch_expiry(_now() + EXPIRY_RETRY)
+                return False
+            self.status = "expired"
+            self._cancel_expiry()
+            self.expires_at = None
+            del self.manager.tables[self.id]
+            for conn in list(self.connections):
+                conn.error("table_expired", translate(conn.lang, "error.table_expired"))
+                conn.close()
+            self.connections.clear()
+            self._log_wanted.clear()
+            log.info("table %s: expired, nobody started it", self.id)
+        if self.manager.release is not None:
+            await self.manager.release(self.id)
+        return True
 
     # -- connections -----------------------------------------------------------
 
@@ -526,6 +625,9 @@ class LiveTable:
                 conn.error("not_seated", translate(conn.lang, "error.not_seated"))
                 return
             async with self.lock:
+                if self.status == "expired" or self.overdue:
+                    conn.error("table_expired", translate(conn.lang, "error.table_expired"))
+                    return
                 if self.status != "waiting":
                     conn.error("table_started", translate(conn.lang, "error.table_started"))
                     return
@@ -542,6 +644,10 @@ class LiveTable:
     async def _hello(self, conn: Connection, hello: Hello) -> None:
         if hello.lang is not None:
             conn.lang = hello.lang
+        if self.status == "expired":
+            conn.error("table_expired", translate(conn.lang, "error.table_expired"))
+            conn.close()
+            return
         seat: int | None = None
         if hello.token is not None:
             seat = self.seat_of_token(hello.token)
@@ -911,6 +1017,7 @@ class LiveTable:
         if self.withdrawn:
             return
         self.withdrawn = True
+        self._cancel_expiry()
         log.error("table %s: withdrawn until the store can be read", self.id)
         if self.manager.tables.get(self.id) is self:
             del self.manager.tables[self.id]
@@ -1152,6 +1259,7 @@ class LiveTable:
             )
 
     async def stop_driver(self) -> None:
+        self._cancel_expiry()  # (stopped here: the table's next process watches its time)
         if self.runner is not None:
             await self.runner.stop()
         task, self._driver = self._driver, None
@@ -1309,21 +1417,38 @@ class TableManager:
         #: In a cluster (:mod:`kartentisch.web.cluster`): takes a table's lease; a table is
         #: restored or created here only if this returns True.
         self.claim: Callable[[str], Awaitable[bool]] | None = None
+        #: In a cluster: gives a table's lease back (a table that expired here).
+        self.release: Callable[[str], Awaitable[None]] | None = None
+        #: In a cluster: held, per creator key, from counting an address's waiting tables
+        #: until the new one is stored, so that two processes never both take the last place.
+        self.one_creator: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None
+        #: Tables with open seats being stored by :meth:`create`, per creator key.
+        self._opening_by: dict[str, int] = {}
+        self._address_secret: bytes | None = None
+        #: Expiries under way (kept so that they are not collected mid-way).
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     async def restore(self) -> int:
-        """Rebuild every unfinished table from the store; return how many."""
+        """Rebuild every unfinished table from the store; return how many.
+
+        A waiting table that has waited past :attr:`ServerSettings.waiting_expiry`
+        (the server was down meanwhile) is marked expired instead.
+        """
         count = 0
-        for stored in self.store.unfinished():
-            if self.claim is not None and not await self.claim(stored.id):
+        for found in self.store.unfinished():
+            if self.claim is not None and not await self.claim(found.id):
                 continue  # another process of the cluster runs it
+            stored = self._expire_overdue(found)
+            if stored.status not in ("waiting", "playing"):
+                if self.release is not None:
+                    await self.release(stored.id)
+                continue
             try:
                 table = self._from_stored(stored)
             except Exception:
                 log.exception("table %s cannot be restored", stored.id)
                 continue
-            self.tables[table.id] = table
-            if table.status == "playing":
-                table.start_driver()
+            self._keep(table, stored)
             count += 1
         if self.settings.tune_gc:
             # The server has started: what exists now lives as long as it does.
@@ -1381,11 +1506,64 @@ class TableManager:
             return None
         if stored.status == "finished":
             return self.finished(stored)
+        stored = self._expire_overdue(stored)
         table = self._from_stored(stored)
+        if table.status not in ("waiting", "playing"):
+            # Finished or expired: nothing changes any more, not kept in memory
+            # (see _forget_if_finished).
+            return table
+        self._keep(table, stored)
+        return table
+
+    def _keep(self, table: LiveTable, stored: StoredTable) -> None:
+        """A table read from the store is run here: its driver, or its time to wait."""
         self.tables[table.id] = table
         if table.status == "playing":
             table.start_driver()
-        return table
+        elif table.status == "waiting":
+            due = self._expiry_due(stored.created)
+            if due is not None:
+                table.watch_expiry(due)
+
+    def _expiry_due(self, created: datetime) -> float | None:
+        """When (monotonic) a table created at ``created`` expires if it still waits."""
+        expiry = self.settings.waiting_expiry
+        if expiry is None:
+            return None
+        if created.tzinfo is None:  # (SQLite keeps times without their zone: UTC)
+            created = created.replace(tzinfo=UTC)
+        waited = max(0.0, self.settings.wall_clock() - created.timestamp())
+        return _now() + expiry - waited
+
+    def _expire_overdue(self, stored: StoredTable) -> StoredTable:
+        """``stored``, marked expired first if it has waited for players past its time."""
+        if stored.status != "waiting":
+            return stored
+        due = self._expiry_due(stored.created)
+        if due is None or due > _now():
+            return stored
+        try:
+            self.store.expire_table(stored.id)
+        except TableNotWaiting:
+            return self.store.load(stored.id) or stored  # it changed meanwhile: as it is now
+        except Exception:
+            # Run as waiting: its expiry, due at once, tries again.
+            log.exception("table %s: cannot store that it expired", stored.id)
+            return stored
+        log.info("table %s: expired while the server was away", stored.id)
+        stored.status = "expired"
+        return stored
+
+    def _spawn(self, work: Awaitable[Any], name: str) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("%s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def finished(self, stored: StoredTable) -> LiveTable:
         """The finished table ``stored``: the one kept, or rebuilt from it and kept."""
@@ -1405,8 +1583,73 @@ class TableManager:
     def live(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.status in ("waiting", "playing")]
 
-    async def create(self, request: NewTable) -> tuple[LiveTable, int | None, str | None]:
-        """Open a new table; return it with the creator's seat and token (if seated)."""
+    # -- who opened a waiting table ---------------------------------------------------
+
+    def creator_key(self, address: str) -> str:
+        """The keyed hash an address key is stored and counted as (``tables.creator``).
+
+        HMAC-SHA-256 under the database's own secret (:meth:`TableStore.address_secret`):
+        the same in every process of a cluster, and no address in the store.
+        """
+        secret = self._address_secret
+        if secret is None:
+            secret = self._address_secret = self.store.address_secret()
+        return hmac.new(secret, address.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def waiting_cutoff(self) -> datetime:
+        """Tables created before this and still waiting are overdue (about to expire)."""
+        expiry = self.settings.waiting_expiry
+        if expiry is None:
+            return datetime(1970, 1, 1, tzinfo=UTC)
+        return datetime.fromtimestamp(self.settings.wall_clock() - expiry, UTC)
+
+    def waiting_count(self, address: str) -> int:
+        """How many tables the address key ``address`` has waiting for players."""
+        creator = self.creator_key(address)
+        stored = self.store.waiting_count(creator, since=self.waiting_cutoff())
+        return stored + self._opening_by.get(creator, 0)
+
+    def _creator(self, address: str) -> str:
+        """:meth:`creator_key`, refused with ``storage_error`` if the store cannot say."""
+        try:
+            return self.creator_key(address)
+        except Exception as exc:
+            log.exception("cannot read the key of the address hashes")
+            raise TableError("storage_error", 503) from exc
+
+    def _check_waiting(self, creator: str, cap: int) -> None:
+        """Refused if the creator key ``creator`` has ``cap`` tables waiting."""
+        try:
+            stored = self.store.waiting_count(creator, since=self.waiting_cutoff())
+        except Exception as exc:
+            log.exception("cannot count the waiting tables of an address")
+            raise TableError("storage_error", 503) from exc
+        if stored + self._opening_by.get(creator, 0) >= cap:
+            raise TableError("too_many_waiting_tables", 429, max=cap)
+
+    async def create(
+        self, request: NewTable, address: str = UNKNOWN
+    ) -> tuple[LiveTable, int | None, str | None]:
+        """Open a new table; return it with the creator's seat and token (if seated).
+
+        ``address``: the creator's address key (:func:`kartentisch.web.addresses.scope_key`).
+        A table with an open seat waits for players: refused (``429``,
+        ``too_many_waiting_tables``) if the address has the most it may have waiting.
+        """
+        cap = self.settings.max_waiting_per_address
+        if cap is None or not any(wanted.kind == "open" for wanted in request.seats):
+            return await self._open(request, None, address)
+        creator = self._creator(address)
+        guard: contextlib.AbstractAsyncContextManager[Any] = contextlib.nullcontext()
+        if self.one_creator is not None:
+            guard = self.one_creator(creator)
+        async with guard:
+            self._check_waiting(creator, cap)
+            return await self._open(request, creator, address)
+
+    async def _open(
+        self, request: NewTable, creator: str | None, address: str
+    ) -> tuple[LiveTable, int | None, str | None]:
         if len(self.live()) + self._opening >= self.settings.max_live_tables:
             raise TableError("too_many_tables", 503)
         table_id = secrets.token_urlsafe(6)
@@ -1449,8 +1692,13 @@ class TableManager:
             seed=secrets.randbits(62),
             status="waiting",
         )
+        waits = bool(table.open_seats())
+        if waits and creator is None:
+            creator = self._creator(address)
         # Nobody can reach the table before it is stored.
         self._opening += 1
+        if creator is not None:
+            self._opening_by[creator] = self._opening_by.get(creator, 0) + 1
         try:
             await self.store.save_table(
                 table_id,
@@ -1459,10 +1707,20 @@ class TableManager:
                 settings,
                 [s.to_json() for s in seats],
                 table.seed,
+                creator=creator if waits else None,
             )
         finally:
             self._opening -= 1
+            if creator is not None:
+                left = self._opening_by[creator] - 1
+                if left:
+                    self._opening_by[creator] = left
+                else:
+                    del self._opening_by[creator]
         self.tables[table_id] = table
+        expiry = self.settings.waiting_expiry
+        if waits and expiry is not None:
+            table.watch_expiry(_now() + expiry)
         if you is not None:
             table._away_since[you] = _now()
         if not table.open_seats():

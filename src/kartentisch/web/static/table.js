@@ -58,7 +58,7 @@ export class TableScreen {
     });
     ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     ws.addEventListener("close", (event) => {
-      if (this.closed || ws !== this.ws) return;
+      if (this.closed || ws !== this.ws || this.expired) return;
       if (event.code === 4404) {
         this.root.replaceChildren(h("p.error", {}, t("error.no_such_table")));
         return;
@@ -128,6 +128,12 @@ export class TableScreen {
     } else if (message.type === "notice") {
       this.notice(message);
     } else if (message.type === "error") {
+      if (message.code === "table_expired") {
+        // Nobody started it in time: the server closes the table for good (no reconnecting).
+        this.expired = true;
+        this.root.replaceChildren(h("p.error", {}, message.message));
+        return;
+      }
       if (message.code === "bad_token") {
         forgetSeat(this.id);
         this.send({ type: "hello", lang });
