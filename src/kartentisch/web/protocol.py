@@ -266,6 +266,11 @@ class Limits:
     table admits ``max_spectators`` spectators; seats always get in. Each
     client address may create or join ``lobby_burst`` tables at once, then
     ``lobby_per_second`` a second.
+
+    A table WebSocket that has not said a valid hello within
+    ``hello_seconds`` is told ``hello_timeout`` and closed. A closing socket
+    is given ``close_seconds`` to take its last messages and the close frame;
+    one that does not read them is aborted.
     """
 
     messages_per_second: float = 20.0
@@ -276,6 +281,8 @@ class Limits:
     max_spectators: int = 50
     lobby_per_second: float = 1.0
     lobby_burst: int = 60
+    hello_seconds: float = 10.0
+    close_seconds: float = 5.0
 
     @classmethod
     def unlimited(cls) -> Limits:
