@@ -366,3 +366,13 @@ def test_a_reader_that_falls_behind_is_disconnected_and_its_place_freed(tmp_path
             while json.loads(player.recv(timeout=PATIENCE))["type"] != "pong":
                 pass
         stuck.close()
+
+
+def test_a_peer_that_answers_no_ping_is_closed(tmp_path: Path) -> None:
+    with serving(tmp_path, "--ws-ping", "0.5", "--hello-timeout", "600") as served:
+        table = served.table()
+        silent = _raw_websocket(served, f"/ws/tables/{table['id']}")  # reads, never answers
+        received = read_to_end(silent)
+        assert received[:1] == b"\x89"  # the server's ping came first, then it gave up
+        wait_for("its count given back", lambda: served.guard.total == 0)
+        silent.close()

@@ -336,6 +336,12 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             self.closed.set()
         super().connection_lost(exc)
 
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()
+        # A peer that answers no ping does not read the close frame either: a plain
+        # close would wait for it to take what is buffered.
+        self.transport.abort()
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)
