@@ -444,10 +444,14 @@ def create_app(
             return
         closing: dict[str, Any] = {"code": 1000, "reason": None}
         writer = _start_writer(websocket, conn, closing)
-        reader = asyncio.get_running_loop().create_task(read(websocket, conn, table))
+        reading = {"idle": False}
+        reader = asyncio.get_running_loop().create_task(read(websocket, conn, table, reading))
 
         def end() -> None:
-            reader.cancel()
+            """Stop reading now (``conn`` is closed): at once while the reader waits for
+            a message; else once the message in hand is handled (never halfway)."""
+            if reading["idle"]:
+                reader.cancel()
 
         conn.on_overflow = end  # a reader too slow: ended at once (below)
 
@@ -456,6 +460,7 @@ def create_app(
                 return
             conn.error("hello_timeout", translate(conn.lang, "error.hello_timeout"))
             closing.update(code=HELLO_CLOSE_CODE, reason=HELLO_CLOSE_REASON)
+            conn.close()
             end()
 
         deadline = asyncio.get_running_loop().call_later(limits.hello_seconds, hello_deadline)
@@ -471,7 +476,6 @@ def create_app(
             conn.close()
             if conn.too_slow:
                 log.warning("table %s: a connection did not read its messages", table.id)
-                closing.update(code=SLOW_CLOSE_CODE, reason=SLOW_CLOSE_REASON)
                 writer.cancel()  # (stuck in a send the peer does not read)
                 with contextlib.suppress(Exception, asyncio.CancelledError):
                     await writer
@@ -480,12 +484,25 @@ def create_app(
                 )
             await _finish(websocket, writer, limits.close_seconds)
 
-    async def read(websocket: WebSocket, conn: Connection, table: LiveTable | TableLink) -> bool:
-        """Read and handle the client's messages until it goes; True if it flooded the server."""
+    async def read(
+        websocket: WebSocket,
+        conn: Connection,
+        table: LiveTable | TableLink,
+        reading: dict[str, bool],
+    ) -> bool:
+        """Read and handle the client's messages until it goes or ``conn`` is closed.
+
+        True if it flooded the server. ``reading["idle"]`` is true while it waits
+        for the next message (the only time it may be cancelled).
+        """
         budget = MessageBudget(limits)
         try:
             while not conn.dropped:
-                message = await websocket.receive()
+                reading["idle"] = True
+                try:
+                    message = await websocket.receive()
+                finally:
+                    reading["idle"] = False
                 if message["type"] == "websocket.disconnect":
                     break
                 verdict = budget.message()
