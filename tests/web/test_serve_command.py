@@ -40,12 +40,12 @@ def test_serve_builds_the_app_and_runs_uvicorn(
     assert config.proxy_headers is False
     # The connection limits (docs/security.md, "Limits").
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    assert config.limit_concurrency == connection_budget(soft) < soft
+    guard = guard_of(config)
+    assert guard.max_connections == connection_budget(soft) < soft
+    assert config.limit_concurrency == guard.max_connections + 1  # (a backstop)
     assert config.timeout_keep_alive == 5
     assert (config.ws_ping_interval, config.ws_ping_timeout) == (20, 20)
-    guard = guard_of(config)
     assert guard.max_per_address == 64 and guard.header_seconds == 10
-    assert guard.max_connections == config.limit_concurrency
 
 
 def test_serve_takes_the_connection_options(
@@ -62,7 +62,7 @@ def test_serve_takes_the_connection_options(
     config = serve_config(build_parser().parse_args(options))
     assert config.proxy_headers is True
     assert config.forwarded_allow_ips == "10.0.0.2,10.1.0.0/16"
-    assert (config.limit_concurrency, config.timeout_keep_alive) == (99, 3)
+    assert (config.limit_concurrency, config.timeout_keep_alive) == (100, 3)
     assert (config.ws_ping_interval, config.ws_ping_timeout) == (7, 7)
     guard = guard_of(config)
     assert (guard.max_per_address, guard.max_connections, guard.header_seconds) == (7, 99, 2.5)

@@ -158,7 +158,9 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         ws_ping_timeout=args.ws_ping,
         proxy_headers=proxies is not None,
         forwarded_allow_ips=proxies if proxies is not None else "",
-        limit_concurrency=concurrency,
+        # uvicorn's own cap (a bare 503 to requests) only as a backstop: the guard
+        # refuses a connection past ``concurrency`` first, with its code.
+        limit_concurrency=concurrency + 1,
         timeout_keep_alive=args.timeout_keep_alive,
     )
 

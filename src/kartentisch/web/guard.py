@@ -205,7 +205,7 @@ class ConnectionGuard:
             self._warned.discard("*")
 
     def _warn(self, key: str) -> None:
-        """Log a cap once each time an address (or the whole server, ``*``) reaches it."""
+        """Log a cap reached (``*``: the whole server's), once until its count falls back."""
         if key in self._warned:
             return
         self._warned.add(key)
