@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kartentisch import __version__
 from kartentisch.cli.admin import add_admin_parser
@@ -20,7 +21,16 @@ from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES, describe_replay_error, translate
 from kartentisch.records import ReplayError
 
-__all__ = ["build_parser", "main"]
+if TYPE_CHECKING:  # (the web app is imported only when it is served)
+    import uvicorn
+
+    from kartentisch.web.protocol import Limits
+
+__all__ = ["build_parser", "main", "serve_config"]
+
+#: ``kartentisch serve``'s defaults for the connection guard (``kartentisch.web.guard``).
+MAX_CONNECTIONS_PER_ADDRESS = 64
+HEADER_SECONDS = 10.0
 
 
 def _fail(message: str) -> int:
@@ -73,31 +83,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     return spec.play(args)
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        import uvicorn
+def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> uvicorn.Config:
+    """The uvicorn configuration ``kartentisch serve`` runs (tests start it on a real socket).
 
-        from kartentisch.web.app import create_app
-        from kartentisch.web.tables import SPECTATOR_UPDATE_SECONDS, ServerSettings
-    except ImportError as exc:  # pragma: no cover - the web dependencies are required
-        return _fail(f"the web app needs its dependencies ({exc.name}): pip install kartentisch")
+    Bad options raise :class:`KartentischError`. ``limits`` replaces the
+    client limits the options give (tests make them short or unlimited).
+    """
+    import uvicorn
+
+    from kartentisch.web.app import create_app
+    from kartentisch.web.guard import ConnectionGuard, connection_budget, raise_fd_limit
+    from kartentisch.web.protocol import Limits
+    from kartentisch.web.tables import SPECTATOR_UPDATE_SECONDS, ServerSettings
+
     if args.bot_delay < 0 or (args.grace is not None and args.grace < 0):
-        return _fail("--bot-delay and --grace must not be negative")
-    shared = ""
+        raise KartentischError("--bot-delay and --grace must not be negative")
+    positive = {
+        "--max-connections-per-address": args.max_connections_per_address,
+        "--header-timeout": args.header_timeout,
+        "--timeout-keep-alive": args.timeout_keep_alive,
+        "--hello-timeout": args.hello_timeout,
+    }
+    if args.limit_concurrency is not None:
+        positive["--limit-concurrency"] = args.limit_concurrency
+    for flag, value in positive.items():
+        if value <= 0:
+            raise KartentischError(f"{flag} must be positive")
     if args.redis is not None:
         # Several processes share their tables: through PostgreSQL, never a local SQLite file.
         if not (args.db or "").startswith(("postgresql", "postgres:")):
-            return _fail(
+            raise KartentischError(
                 "--redis needs --db postgresql://…: the processes share their tables "
                 "through PostgreSQL (SQLite is one process's file)"
             )
         if args.lease <= 0:
-            return _fail("--lease must be positive")
+            raise KartentischError("--lease must be positive")
         try:
-            from kartentisch.web.cluster import redacted
+            import kartentisch.web.cluster  # noqa: F401
         except ImportError:
-            return _fail("--redis needs the redis package: pip install 'kartentisch[redis]'")
-        shared = f", sharing them through Redis at {redacted(args.redis)}"
+            raise KartentischError(
+                "--redis needs the redis package: pip install 'kartentisch[redis]'"
+            ) from None
     settings = ServerSettings(
         bot_delay=args.bot_delay,
         grace=args.grace,
@@ -105,12 +131,61 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     # Tables waiting for players: the cap per address, the time before one expires.
     if args.max_waiting_tables < 0 or args.waiting_expiry < 0:
-        return _fail("--max-waiting-tables and --waiting-expiry must not be negative")
+        raise KartentischError("--max-waiting-tables and --waiting-expiry must not be negative")
     settings.max_waiting_per_address = args.max_waiting_tables or None
     settings.waiting_expiry = args.waiting_expiry or None
+    limits = limits or Limits(hello_seconds=args.hello_timeout)
     app = create_app(
-        args.db, data_dir=args.data_dir, settings=settings, redis_url=args.redis, lease=args.lease
+        args.db,
+        data_dir=args.data_dir,
+        settings=settings,
+        limits=limits,
+        redis_url=args.redis,
+        lease=args.lease,
     )
+    # A global cap under the open-files limit, so that the server can always accept.
+    concurrency = args.limit_concurrency or connection_budget(raise_fd_limit())
+    guard = ConnectionGuard(
+        max_per_address=args.max_connections_per_address,
+        max_connections=concurrency,
+        header_seconds=args.header_timeout,
+    )
+    http, ws = guard.protocols()
+    # X-Forwarded-For is believed only from the proxies named (uvicorn's own
+    # default, 127.0.0.1 or $FORWARDED_ALLOW_IPS, does not apply).
+    proxies = args.forwarded_allow_ips
+    return uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        http=http,
+        ws=ws,
+        # A WebSocket frame is read whole before the app sees it: keep it small
+        # (messages are at most 4096 characters, see docs/security.md).
+        ws_max_size=64 * 1024,
+        ws_ping_interval=args.ws_ping,
+        ws_ping_timeout=args.ws_ping,
+        proxy_headers=proxies is not None,
+        forwarded_allow_ips=proxies if proxies is not None else "",
+        # uvicorn's own cap (a bare 503 to requests) only as a backstop: the guard
+        # refuses a connection past ``concurrency`` first, with its code.
+        limit_concurrency=concurrency + 1,
+        timeout_keep_alive=args.timeout_keep_alive,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+    except ImportError as exc:  # pragma: no cover - the web dependencies are required
+        return _fail(f"the web app needs its dependencies ({exc.name}): pip install kartentisch")
+    config = serve_config(args)
+    shared = ""
+    if args.redis is not None:
+        from kartentisch.web.cluster import redacted
+
+        shared = f", sharing them through Redis at {redacted(args.redis)}"
     if args.db:
         from sqlalchemy.engine import make_url
 
@@ -120,11 +195,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         where = str(args.data_dir or default_data_dir())
     print(f"Kartentisch on http://{args.host}:{args.port}/ (storing tables in {where}{shared})")
-    # A WebSocket frame is read whole before the app sees it: keep it small
-    # (messages are at most 4096 characters, see docs/security.md).
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024
-    )
+    uvicorn.Server(config).run()
     return 0
 
 
@@ -214,6 +285,55 @@ def build_parser() -> argparse.ArgumentParser:
         default=1800.0,
         metavar="S",
         help="seconds a table may wait for players before it expires; 0: never (1800)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="reverse proxies whose X-Forwarded-For is believed: addresses or networks, "
+        "comma-separated, or * (default: none; docs/deploy.md)",
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help=f"open connections per client address, IPv6 per /64 ({MAX_CONNECTIONS_PER_ADDRESS})",
+    )
+    serve.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="open connections in all (default: under the open-files limit, at most 4096)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_SECONDS,
+        metavar="S",
+        help=f"seconds a connection has to send a request's headers ({HEADER_SECONDS:g})",
+    )
+    serve.add_argument(
+        "--timeout-keep-alive",
+        type=int,
+        default=5,
+        metavar="S",
+        help="seconds an idle keep-alive connection stays open (5)",
+    )
+    serve.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a table WebSocket has to say hello (10)",
+    )
+    serve.add_argument(
+        "--ws-ping",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="seconds between WebSocket pings, and for the pong (20): a dead peer is closed",
     )
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")

@@ -55,6 +55,7 @@ from kartentisch.storage import (
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
 from kartentisch.web.answers import AnswerCache
+from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table
 from kartentisch.web.protocol import (
@@ -105,6 +106,12 @@ FLOOD_CLOSE_REASON = "message flood"
 #: connection not yet at the table, a finished table read too often): the page reconnects
 #: after its back-off.
 LIMITED_CLOSE_CODE = 4429
+#: ... that has not said hello in time (``Limits.hello_seconds``).
+HELLO_CLOSE_CODE = 1008
+HELLO_CLOSE_REASON = "hello timeout"
+#: ... that does not read what it is sent (``seats.MAX_QUEUED_MESSAGES``).
+SLOW_CLOSE_CODE = 1008
+SLOW_CLOSE_REASON = "too slow"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -599,10 +606,68 @@ def create_app(
             return
         closing: dict[str, Any] = {"code": 1000, "reason": None}
         writer = _start_writer(websocket, conn, closing)
+        reading = {"idle": False}
+        reader = asyncio.get_running_loop().create_task(read(websocket, conn, table, reading, key))
+
+        def end() -> None:
+            """Stop reading now (``conn`` is closed): at once while the reader waits for
+            a message; else once the message in hand is handled (never halfway)."""
+            if reading["idle"]:
+                reader.cancel()
+
+        conn.on_overflow = end  # a reader too slow: ended at once (below)
+
+        def hello_deadline() -> None:
+            if conn.joined or (not isinstance(table, LiveTable) and table.hello is not None):
+                return
+            conn.error("hello_timeout", translate(conn.lang, "error.hello_timeout"))
+            closing.update(code=HELLO_CLOSE_CODE, reason=HELLO_CLOSE_REASON)
+            conn.close()
+            end()
+
+        deadline = asyncio.get_running_loop().call_later(limits.hello_seconds, hello_deadline)
+        try:
+            await asyncio.wait({reader})
+            # (cancelled: by the hello deadline or an overflow; a failure is raised here)
+            ending = None if reader.cancelled() else reader.result()
+            if ending is not None:
+                closing.update(code=ending[0], reason=ending[1])
+        finally:
+            deadline.cancel()
+            reader.cancel()
+            table.detach(conn)
+            conn.close()
+            if conn.too_slow:
+                log.warning("table %s: a connection did not read its messages", table.id)
+                writer.cancel()  # (stuck in a send the peer does not read)
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await writer
+                writer = asyncio.get_running_loop().create_task(
+                    websocket.close(code=SLOW_CLOSE_CODE, reason=SLOW_CLOSE_REASON)
+                )
+            await _finish(websocket, writer, limits.close_seconds)
+
+    async def read(
+        websocket: WebSocket,
+        conn: Connection,
+        table: LiveTable | TableLink,
+        reading: dict[str, bool],
+        key: str,
+    ) -> tuple[int, str] | None:
+        """Read and handle the client's messages until it goes or ``conn`` is closed.
+
+        The close code and reason if the server ends it (a flood, a hello refused
+        before the connection joined); else None. ``reading["idle"]`` is true while it waits
+        for the next message (the only time it may be cancelled).
+        """
         budget = MessageBudget(limits)
         try:
             while not conn.dropped:
-                message = await websocket.receive()
+                reading["idle"] = True
+                try:
+                    message = await websocket.receive()
+                finally:
+                    reading["idle"] = False
                 if message["type"] == "websocket.disconnect":
                     break
                 verdict = budget.message()
@@ -619,7 +684,7 @@ def create_app(
                     if isinstance(parsed, Hello):
                         verdict = budget.hello()
                         if verdict is Verdict.OK:
-                            limited = await hello_limited(key, table_id, parsed)
+                            limited = await hello_limited(key, table.id, parsed)
                             if limited is not None:
                                 # Across connections: reconnecting buys no more hellos.
                                 verdict = budget.refuse()
@@ -629,13 +694,11 @@ def create_app(
                                     if conn.joined:
                                         continue
                                     # (not at the table: the page reconnects after a while)
-                                    closing.update(code=LIMITED_CLOSE_CODE, reason="rate limited")
-                                    break
+                                    return LIMITED_CLOSE_CODE, "rate limited"
                 if verdict is Verdict.CLOSE:
                     conn.error("message_flood", translate(conn.lang, "error.message_flood"))
-                    closing.update(code=FLOOD_CLOSE_CODE, reason=FLOOD_CLOSE_REASON)
                     log.warning("table %s: a connection flooded the server", table.id)
-                    break
+                    return FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON
                 if verdict is Verdict.REFUSE or parsed is None:
                     if budget.tell():
                         _tell_rate_limited(conn, limits, hello=isinstance(parsed, Hello))
@@ -654,11 +717,7 @@ def create_app(
                     conn.error("server_error", translate(conn.lang, "error.server_error"))
         except WebSocketDisconnect:
             pass
-        finally:
-            table.detach(conn)
-            conn.close()
-            with contextlib.suppress(Exception):
-                await writer
+        return None
 
     routes = [
         Route("/", page),
@@ -768,7 +827,31 @@ def _spectators_full(table: LiveTable, conn: Connection, hello: Hello, limits: L
     return watching >= limits.max_spectators
 
 
-def _start_writer(websocket: WebSocket, conn: Connection, closing: dict[str, Any]) -> Any:
+async def _finish(websocket: WebSocket, closer: asyncio.Task[Any], seconds: float) -> None:
+    """Give ``closer`` (the last messages and the close frame) ``seconds`` to close the socket.
+
+    A peer that does not read cannot be sent a close frame, and a transport
+    closed the ordinary way would wait for ever to flush to it: where the
+    server's WebSocket protocol allows it (``web/guard.py``), a socket still
+    open after ``seconds`` is aborted.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    await asyncio.wait({closer}, timeout=seconds)
+    end = transport_end(websocket.scope)
+    if end is not None and not end.closed.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(end.closed.wait(), max(0.0, deadline - loop.time()))
+        if not end.closed.is_set():
+            end.abort()
+    closer.cancel()
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await closer
+
+
+def _start_writer(
+    websocket: WebSocket, conn: Connection, closing: dict[str, Any]
+) -> asyncio.Task[None]:
     async def write() -> None:
         while True:
             message = await conn.queue.get()

@@ -271,6 +271,11 @@ class Limits:
     ``replay_burst`` replays, records or finished tables at once, then
     ``replays_per_second`` a second. The limits across connections are
     counted by :mod:`kartentisch.web.ratelimits`.
+
+    A table WebSocket that has not said a valid hello within
+    ``hello_seconds`` is told ``hello_timeout`` and closed. A closing socket
+    is given ``close_seconds`` to take its last messages and the close frame;
+    one that does not read them is aborted.
     """
 
     messages_per_second: float = 20.0
@@ -285,6 +290,8 @@ class Limits:
     address_hello_burst: int = 30
     replays_per_second: float = 0.5
     replay_burst: int = 30
+    hello_seconds: float = 10.0
+    close_seconds: float = 5.0
 
     @classmethod
     def unlimited(cls) -> Limits:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 MAX_NAME_CHARS: Final = 24
-#: A connection whose outgoing queue grows past this is too slow and is dropped.
+#: A connection whose outgoing queue grows past this is too slow: it is disconnected.
 MAX_QUEUED_MESSAGES: Final = 256
 
 
@@ -110,7 +110,13 @@ class Seat:
 
 
 class Connection:
-    """One WebSocket: its seat (None for a spectator), language and outgoing queue."""
+    """One WebSocket: its seat (None for a spectator), language and outgoing queue.
+
+    A reader that falls :data:`MAX_QUEUED_MESSAGES` behind is *too slow*:
+    nothing more is queued for it and ``on_overflow`` (set by the socket's
+    handler) is called once, which detaches it from its table and closes
+    its socket (``web/app.py``).
+    """
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
@@ -118,13 +124,18 @@ class Connection:
         self.joined = False
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.dropped = False
+        self.too_slow = False
+        self.on_overflow: Callable[[], None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; the connection's writer sends it."""
         if self.dropped:
             return
         if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
+            self.too_slow = True
             self.close()
+            if self.on_overflow is not None:
+                self.on_overflow()
             return
         self.queue.put_nowait(message)
 
