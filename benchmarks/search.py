@@ -4,6 +4,8 @@
   (``--deals``, default 200); target: median at most 50 ms.
 * Strong bot: decision time at its default settings over whole deals in which
   it plays every seat (``--bot-deals``, default 10); target: median at most 1 s.
+  Its samples are bounded by a node budget, not by time: the decisions (and
+  the nodes searched) are the same on any machine; only the time varies.
 
 Run: ``python benchmarks/search.py [--json]``.
 """
@@ -49,6 +51,8 @@ def bench_solver(deals: int, seed: int) -> dict[str, Any]:
 
 def bench_bot(deals: int, seed: int) -> dict[str, Any]:
     times: list[float] = []
+    nodes: list[int] = []
+    budget_reached = 0
     for k in range(deals):
         deal = SlobberhannesDeal.from_seed(seed * 7919 + k, dealer=k % 4)
         bots = [StrongSlobberhannesBot(seed * 31 + 4 * k + s) for s in range(4)]
@@ -56,11 +60,22 @@ def bench_bot(deals: int, seed: int) -> dict[str, Any]:
             seat = deal.to_move
             assert seat is not None
             obs = deal.observation(seat)
+            bot = bots[seat]
+            bot.last_samples = bot.last_nodes = 0
             start = time.perf_counter()
-            card = bots[seat].choose(obs)
+            card = bot.choose(obs)
             times.append(time.perf_counter() - start)
+            nodes.append(bot.last_nodes)
+            if bot.last_samples and bot.last_samples < bot.samples:
+                budget_reached += 1  # stopped by the node budget before all samples
             deal.apply(card)
-    return {"deals": deals, "decisions": len(times), **_summary(times)}
+    return {
+        "deals": deals,
+        "decisions": len(times),
+        **_summary(times),
+        "mean_nodes": statistics.fmean(nodes),
+        "node_budget_reached": budget_reached,
+    }
 
 
 def main() -> None:
@@ -89,7 +104,8 @@ def main() -> None:
     print(
         f"strong bot, {bot['decisions']} decisions in {bot['deals']} deals: "
         f"median {bot['median_ms']:.1f} ms (target <= {DECISION_TARGET_MS:.0f}), "
-        f"p90 {bot['p90_ms']:.0f} ms, max {bot['max_ms']:.0f} ms"
+        f"p90 {bot['p90_ms']:.0f} ms, max {bot['max_ms']:.0f} ms, mean {bot['mean_ms']:.1f} ms, "
+        f"{bot['node_budget_reached']} stopped by the node budget"
     )
 
 

@@ -168,17 +168,13 @@ def play_deal(seed: int, bots: list[Any], options: dict[str, Any] | None = None)
     return [str(a) for a in deal.actions]
 
 
-def fixed_clock() -> float:
-    return 0.0
-
-
 def test_strong_bot_is_legal_and_seeded() -> None:
     searched = 0
 
     def run(seed: int) -> list[str]:
         nonlocal searched
         bots = [
-            StrongDoppelkopfBot(seed * 10 + s, samples=3, min_samples=1, clock=fixed_clock)
+            StrongDoppelkopfBot(seed * 10 + s, samples=3, min_samples=1)
             if s % 2 == 0
             else HeuristicDoppelkopfBot(s)
             for s in range(4)
@@ -193,27 +189,19 @@ def test_strong_bot_is_legal_and_seeded() -> None:
 
 
 def test_strong_bot_with_a_horizon_search_from_the_first_trick() -> None:
-    bots = [
-        StrongDoppelkopfBot(s, samples=2, min_samples=1, horizon=1, clock=fixed_clock)
-        for s in range(4)
-    ]
+    bots = [StrongDoppelkopfBot(s, samples=2, min_samples=1, horizon=1) for s in range(4)]
     play_deal(4, bots)
     assert all(bot.failures == 0 for bot in bots)
 
 
 def test_strong_bot_in_table_mode_and_with_five_players_never_revokes() -> None:
     for options in ({"table_mode": True}, {"players": 5}, {"preset": "ddv"}):
-        bots = [
-            StrongDoppelkopfBot(s, samples=2, min_samples=1, clock=fixed_clock) for s in range(5)
-        ]
+        bots = [StrongDoppelkopfBot(s, samples=2, min_samples=1) for s in range(5)]
         play_deal(9, bots, options)
 
 
 def test_strong_bot_takes_a_sure_last_trick_and_keeps_to_its_budget() -> None:
-    ticks = iter(range(1000))
-    bot = StrongDoppelkopfBot(
-        1, samples=50, min_samples=2, time_budget=0.5, clock=lambda: next(ticks)
-    )
+    bot = StrongDoppelkopfBot(1, samples=50, min_samples=2, node_budget=1)
     deal = DoppelkopfDeal.from_seed(6, dealer=0)
     while deal.phase != "play" or deal.to_move != 1 or len(deal.hand(1)) != 5:
         seat = deal.to_move
@@ -225,7 +213,7 @@ def test_strong_bot_takes_a_sure_last_trick_and_keeps_to_its_budget() -> None:
     action = bot.choose(obs)
     assert action in obs.legal_actions
     if isinstance(action, Card) and bot.last_samples:
-        # the fake clock moves one second per call: two samples, not fifty
+        # the first sample spends the node budget: two samples (the minimum), not fifty
         assert bot.last_samples == 2
 
 

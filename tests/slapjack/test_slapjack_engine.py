@@ -269,35 +269,35 @@ def test_call_variant_empty_offender_is_out() -> None:
 
 
 def test_time_limit_most_cards_wins() -> None:
-    game = SlapjackGame.from_tops(["5C", "KD", "JS"], dealer=2, options={"time_limit_ms": 5000})
+    game = SlapjackGame.from_tops(["5C", "KD", "JS"], dealer=2, options={"time_limit_ms": 10_000})
     act(game, "0 s0 turn", "800 s1 turn", "1600 s2 turn", "1900 s1 slap")
     with pytest.raises(IllegalActionError) as err:
-        game.check(TimedAction(6000, 2, "turn"))
+        game.check(TimedAction(11_000, 2, "turn"))
     assert err.value.rule == "game_over"
     assert not game.is_over  # checking changed nothing
-    assert game.advance(4999) == []
-    events = game.advance(5000)
+    assert game.advance(9999) == []
+    events = game.advance(10_000)
     assert [e.type for e in events] == ["game_ended"]
     ended = events[0]
     assert isinstance(ended, GameEnded)
-    assert ended == GameEnded(5000, (1,), "time_limit", (17, 19, 16))
+    assert ended == GameEnded(10_000, (1,), "time_limit", (17, 19, 16))
     assert game.winners == (1,) and game.to_move is None
     assert game.legal_actions() == []
 
 
 def test_time_limit_ties_share_the_win() -> None:
-    game = SlapjackGame.from_tops(["5C", "KD"], dealer=1, options={"time_limit_ms": 1000})
+    game = SlapjackGame.from_tops(["5C", "KD"], dealer=1, options={"time_limit_ms": 10_000})
     act(game, "0 s0 turn", "500 s1 turn")
-    game.advance(10_000)
+    game.advance(20_000)
     assert game.winners == (0, 1)
-    assert game.clock == 1000
+    assert game.clock == 10_000
 
 
 def test_an_action_after_the_time_limit_ends_the_game_first() -> None:
-    game = SlapjackGame.from_tops(["5C", "KD"], dealer=1, options={"time_limit_ms": 1000})
+    game = SlapjackGame.from_tops(["5C", "KD"], dealer=1, options={"time_limit_ms": 10_000})
     act(game, "0 s0 turn")
-    assert not game.can(TimedAction(1000, 1, "turn"))
-    assert game.can(TimedAction(999, 1, "turn"))
+    assert not game.can(TimedAction(10_000, 1, "turn"))
+    assert game.can(TimedAction(9999, 1, "turn"))
 
 
 # -- options, deals, records ---------------------------------------------------

@@ -415,7 +415,6 @@ def analyze_doppelkopf(
         samples=samples,
         min_samples=samples,
         node_budget=1 << 62,
-        time_budget=3600.0,
         exact_tricks=PIMC_EXACT_TRICKS,
         horizon=HORIZON,
     )

@@ -126,7 +126,7 @@ def analyze_slobberhannes(
     """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
     deals = _deals(replayed)
     check_seat(seat, deals[0].num_seats)
-    bot = StrongSlobberhannesBot(seed, samples=samples, min_samples=samples, time_budget=60.0)
+    bot = StrongSlobberhannesBot(seed, samples=samples, min_samples=samples, node_budget=1 << 62)
     out: list[Decision] = []
     for number, deal in enumerate(deals, start=1):
         out.extend(_decisions(deal, number, seat, bot))

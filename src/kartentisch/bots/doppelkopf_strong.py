@@ -28,10 +28,9 @@ remain (6 by default: a few milliseconds a sample); before that the bot
 plays the heuristic card. With ``horizon`` > 0 it searches the early tricks
 too, that many tricks deep, valuing the rest by a greedy playout — measured
 weaker than the heuristic card (docs/bots.md), so off by default. Ties go
-to the card the heuristic bot prefers. Samples are bounded by ``samples``, by a
-budget of searched nodes (so that a seeded bot plays the same however busy
-the machine is) and, as a safety net, by a time budget per decision; at
-least ``min_samples`` are drawn.
+to the card the heuristic bot prefers. Samples are bounded by ``samples`` and
+by a budget of searched nodes, never by the clock, so that a seeded bot plays
+the same however busy the machine is; at least ``min_samples`` are drawn.
 
 While a Hochzeit still looks for its partner the parties are not known, and
 a Nullsolo is not modelled: then the bot plays the heuristic bot's card.
@@ -40,8 +39,7 @@ a Nullsolo is not modelled: then the bot plays the heuristic bot's card.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
@@ -109,7 +107,7 @@ def utility_steps(obs: DoppelkopfObservation, model: str) -> tuple[list[int], li
 
 
 class StrongDoppelkopfBot:
-    """PIMC over solved samples; seeded, bounded in samples, nodes and time."""
+    """PIMC over solved samples; seeded, bounded in samples and searched nodes."""
 
     name = "strong"
 
@@ -120,19 +118,15 @@ class StrongDoppelkopfBot:
         samples: int = 20,
         min_samples: int = 4,
         node_budget: int = 4_000_000,
-        time_budget: float = 2.0,
         exact_tricks: int = 6,
         horizon: int = 0,
-        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
         self.min_samples = min_samples
         self.node_budget = node_budget
-        self.time_budget = time_budget
         self.exact_tricks = exact_tricks
         self.horizon = horizon
-        self.clock = clock
         self.fallback = HeuristicDoppelkopfBot(random.Random(self.rng.getrandbits(64)))
         #: Nodes searched for the last decision (for benchmarks).
         self.last_nodes = 0
@@ -151,11 +145,8 @@ class StrongDoppelkopfBot:
         horizon = None if tricks_left <= self.exact_tricks else self.horizon
         totals = [0.0] * len(cards)
         count = nodes = 0
-        deadline = self.clock() + self.time_budget
         sign = 1.0 if own else -1.0
-        while count < self.samples and (
-            count < self.min_samples or (nodes < self.node_budget and self.clock() < deadline)
-        ):
+        while count < self.samples and (count < self.min_samples or nodes < self.node_budget):
             position = info.sample(self.rng)
             relative = [t - position.taken for t in thresholds]
             base = sum(1 for t in relative if t <= 0)

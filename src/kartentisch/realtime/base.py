@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from kartentisch.cards import Card, full_deck, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError, OptionError
+from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
 
 __all__ = [
@@ -34,15 +35,18 @@ __all__ = [
     "TimedGame",
     "TimedObservation",
     "TimedOptions",
-    "check_ms",
     "deal_sizes",
     "deal_stacks",
     "stacks_with_tops",
 ]
 
 DECK_SIZE: Final = 52
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 10
+#: The options every real-time game has, in each game's schema
+#: (:attr:`TimedOptions.schema`): its players, and the window of a harmless late slap.
+COMMON_OPTIONS: Final = (
+    Option("players", "whole", low=2, high=10),
+    Option("late_ms", "whole", low=0, high=2000),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,18 +60,11 @@ class TimedOptions:
     late_ms: int = 200
 
     title: ClassVar[str] = "real-time game"
+    #: Every option of the game, its names, type and range (:mod:`kartentisch.options`).
+    schema: ClassVar[OptionSchema] = OptionSchema("real-time game", COMMON_OPTIONS)
 
     def __post_init__(self) -> None:
-        if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise OptionError(
-                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"not {self.players!r}",
-                "range",
-                option="players",
-                low=MIN_PLAYERS,
-                high=MAX_PLAYERS,
-            )
-        check_ms(self, "late_ms", allow_none=False, minimum=0)
+        self.schema.validate(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None = None, **overrides: Any) -> Self:
@@ -77,16 +74,7 @@ class TimedOptions:
                 "options must be a JSON object of option names and values", "not_object"
             )
         merged = {**(data or {}), **overrides}
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(merged) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown {cls.title} option {unknown[0]!r}; "
-                f"known options: {', '.join(sorted(known))}",
-                "unknown_option",
-                option=unknown[0],
-            )
-        return cls(**merged)
+        return cls(**cls.schema.read(merged))
 
     def to_dict(self) -> dict[str, Any]:
         """Every option that differs from its default, and always ``players``."""
@@ -96,20 +84,6 @@ class TimedOptions:
             if f.name != "players" and value != f.default:
                 out[f.name] = value
         return out
-
-
-def check_ms(options: object, name: str, *, allow_none: bool, minimum: int) -> None:
-    value = getattr(options, name)
-    if value is None and allow_none:
-        return
-    if type(value) is not int or value < minimum:
-        extra = " or null" if allow_none else ""
-        raise OptionError(
-            f"option {name} must be whole milliseconds >= {minimum}{extra}, not {value!r}",
-            "milliseconds",
-            option=name,
-            low=minimum,
-        )
 
 
 def deal_sizes(players: int, dealer: int) -> list[int]:

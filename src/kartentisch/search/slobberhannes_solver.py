@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - the extension is optional
     _HAVE_MAXN = False
 
-__all__ = ["Position", "SolveResult", "compiled", "solve", "solve_moves"]
+__all__ = ["Position", "SolveResult", "compiled", "solve", "solve_moves", "solve_moves_counted"]
 
 
 def _bit(card: Card) -> int:
@@ -365,20 +365,34 @@ def _compiled_values(
 
 def solve_moves(position: Position | SlobberhannesDeal) -> dict[Card, tuple[int, ...]]:
     """The max^n value (further penalties per seat) of every following card of the mover."""
+    return solve_moves_counted(position)[0]
+
+
+def solve_moves_counted(
+    position: Position | SlobberhannesDeal,
+) -> tuple[dict[Card, tuple[int, ...]], int]:
+    """:func:`solve_moves` and the number of positions searched for it.
+
+    The count is the compiled solver's where it is used; the pure-Python one
+    counts the same search but may differ by a fraction of a percent (the
+    compiled cache is bounded, so it sometimes searches a position again).
+    """
     if isinstance(position, SlobberhannesDeal):
         if position.is_over:
-            return {}
+            return {}, 0
         position = Position.of(position)
     solver, hands, state = _setup(position)
     seat = position.to_move
     cards = position.following()
     if compiled():
-        values, _ = _compiled_values(
+        values, nodes = _compiled_values(
             position, solver, hands, state, [_BIT[c] for c in cards], stop_at_zero=False
         )
     else:
         values = [solver.value_after(hands, state, seat, _BIT[c]) for c in cards]
-    return {card: _unpack(v, solver.n) for card, v in zip(cards, values, strict=True)}
+        nodes = solver.nodes
+    moves = {card: _unpack(v, solver.n) for card, v in zip(cards, values, strict=True)}
+    return moves, nodes
 
 
 def solve(deal: SlobberhannesDeal | Position) -> SolveResult:

@@ -47,7 +47,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -1291,6 +1291,8 @@ class LiveTable:
         return None
 
     async def _drive(self) -> None:
+        # The bot's choice for the plan it was started for: (seat, version, by), its task.
+        thinking: tuple[tuple[int, int, str], asyncio.Task[str]] | None = None
         try:
             while True:
                 self._changed.clear()
@@ -1313,6 +1315,9 @@ class LiveTable:
                                 await asyncio.sleep(self.manager.settings.storage_retry.first)
                     continue
                 plan = self._plan()
+                if plan is not None and plan.by != "timer":
+                    # A bot starts thinking when its turn begins, a turn timer at its time.
+                    thinking = await self._think(plan, thinking)
                 wake = self._next_tick()
                 if plan is not None and (wake is None or plan.due < wake):
                     wake = plan.due
@@ -1330,16 +1335,10 @@ class LiveTable:
                     await asyncio.sleep(0)
                 if plan is None or not self._still(plan):
                     continue
-                assert self.game is not None
-                # What the game does for a bot by itself (a Slobberhannes cut), if anything.
-                automatic = getattr(self.game, "bot_action", None)
-                text: str | None = automatic(plan.seat) if automatic is not None else None
-                if text is None:
-                    observation = self.game.observation(plan.seat)
-                    bot = self._bot(plan.seat)
-                    # A bot may think for a while: in a worker thread, on an immutable snapshot.
-                    choice = await asyncio.to_thread(bot.choose, observation)
-                    text = self.game.format_action(choice)
+                # Applied at the due time or when it is ready, whichever is later: how
+                # long a bot takes never tells its hand.
+                thinking = await self._think(plan, thinking)
+                text = await thinking[1]
                 async with self.lock:
                     if not self._still(plan):
                         continue  # a person acted (or came back) meanwhile
@@ -1351,6 +1350,47 @@ class LiveTable:
             raise
         except Exception:
             log.exception("table %s: the driver stopped", self.id)
+        finally:
+            if thinking is not None:
+                thinking[1].cancel()
+
+    async def _think(
+        self,
+        plan: _Plan,
+        thinking: tuple[tuple[int, int, str], asyncio.Task[str]] | None,
+    ) -> tuple[tuple[int, int, str], asyncio.Task[str]]:
+        """The bot's choice for ``plan``, started now unless it is under way already.
+
+        A choice for an older plan still being thought out is waited for first
+        (its answer is dropped): one bot never thinks twice at once.
+        """
+        key = (plan.seat, plan.version, plan.by)
+        if thinking is not None:
+            if thinking[0] == key:
+                return thinking
+            with contextlib.suppress(Exception):
+                await thinking[1]
+        return key, asyncio.get_running_loop().create_task(self._choice(plan.seat))
+
+    def _choice(self, seat: int) -> Coroutine[Any, Any, str]:
+        """What the bot of ``seat`` plays now, as the game's notation (from the game as it is)."""
+        game = self.game
+        assert game is not None
+        # What the game does for a bot by itself (a Slobberhannes cut), if anything.
+        automatic = getattr(game, "bot_action", None)
+        text: str | None = automatic(seat) if automatic is not None else None
+        if text is None:
+            observation = game.observation(seat)
+            bot = self._bot(seat)
+
+        async def choose() -> str:
+            if text is not None:
+                return text
+            # A bot may think for a while: in a worker thread, on an immutable snapshot.
+            choice = await asyncio.to_thread(bot.choose, observation)
+            return game.format_action(choice)
+
+        return choose()
 
 
 class _StorageFailure(Exception):

@@ -25,9 +25,9 @@ from typing import Any, Final, Literal
 from kartentisch.cards import Card, doppelkopf_deck
 from kartentisch.errors import OptionError
 from kartentisch.games.doppelkopf.scoring import SOLO_GAME_TYPES
-from kartentisch.options import options_from_dict, options_to_dict
+from kartentisch.options import Option, OptionSchema, options_from_dict, options_to_dict
 
-__all__ = ["ALL_SOLI", "DDV_SOLI", "HOUSE_SOLI", "PRESETS", "DoppelkopfOptions"]
+__all__ = ["ALL_SOLI", "DDV_SOLI", "HOUSE_SOLI", "PRESETS", "SCHEMA", "DoppelkopfOptions"]
 
 Rules = Literal["house", "ddv"]
 Declarations = Literal["sheet", "ddv"]
@@ -68,16 +68,32 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     },
 }
 
-_CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
-    "scoring": ("house", "ddv"),
-    "declarations": ("sheet", "ddv"),
-    "solo_style": ("literal", "ddv"),
-    "solo_priority": ("rank", "ddv"),
-    "hochzeit": ("choice", "first_trick"),
-    "announcements": ("ten_cards", "ddv"),
-    "rot_geht_rum": ("extra_point", "bock", "off"),
-}
-_FLAGS: Final = ("nines", "scharfe", "ouvert", "pflichtsolo", "armut", "table_mode", "bock")
+#: Every option, its type and range: what every path (lobby, records, command line) checks.
+SCHEMA: Final = OptionSchema(
+    "Doppelkopf",
+    (
+        Option("players", "whole", low=4, high=5),
+        Option("nines", "flag"),
+        Option("scoring", "choice", choices=("house", "ddv")),
+        Option("declarations", "choice", choices=("sheet", "ddv")),
+        Option("scharfe", "flag"),
+        Option("soli", "kinds", choices=ALL_SOLI, code="soli"),
+        Option("ouvert", "flag"),
+        Option("solo_style", "choice", choices=("literal", "ddv")),
+        Option("solo_priority", "choice", choices=("rank", "ddv")),
+        Option("pflichtsolo", "flag"),
+        Option("hochzeit", "choice", choices=("choice", "first_trick")),
+        Option("hochzeit_tricks", "whole", low=1, high=12),
+        Option("armut", "flag"),
+        # The poor player gives three cards holding all his trumps (seed 003).
+        Option("armut_max_trumps", "whole", low=0, high=3),
+        Option("kings_redeal", "whole", low=0, high=8),
+        Option("announcements", "choice", choices=("ten_cards", "ddv")),
+        Option("table_mode", "flag"),
+        Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off")),
+        Option("bock", "flag"),
+    ),
+)
 
 
 @functools.cache
@@ -152,43 +168,7 @@ class DoppelkopfOptions:
                 "unknown_preset",
                 preset=str(self.preset)[:40],
             )
-        if type(self.players) is not int or self.players not in (4, 5):
-            raise OptionError(
-                f"players must be 4 or 5, not {self.players!r}",
-                "range",
-                option="players",
-                low=4,
-                high=5,
-            )
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise OptionError(
-                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}",
-                    "choice",
-                    option=name,
-                )
-        for name in _FLAGS:
-            if type(getattr(self, name)) is not bool:
-                raise OptionError(
-                    f"option {name} must be true or false, not {getattr(self, name)!r}",
-                    "flag",
-                    option=name,
-                )
-        soli = self.soli
-        if isinstance(soli, list):
-            object.__setattr__(self, "soli", tuple(soli))
-            soli = self.soli
-        if not isinstance(soli, tuple) or not all(isinstance(k, str) for k in soli):
-            raise OptionError("option soli must be a list of solo kinds", "soli")
-        for kind in soli:
-            if kind not in ALL_SOLI:
-                raise OptionError(
-                    f"unknown solo kind {kind!r} in option soli: choose from {', '.join(ALL_SOLI)}",
-                    "soli",
-                )
-        if len(set(soli)) != len(soli):
-            raise OptionError("option soli names a solo kind twice", "soli")
+        SCHEMA.validate(self)
         if self.declarations == "ddv":
             for name in ("armut", "scharfe"):
                 if getattr(self, name):
@@ -198,21 +178,6 @@ class DoppelkopfOptions:
                         "needs_sheet_order",
                         option=name,
                     )
-        for name, low, high in (
-            ("hochzeit_tricks", 1, 12),
-            # The poor player gives three cards holding all his trumps (seed 003).
-            ("armut_max_trumps", 0, 3),
-            ("kings_redeal", 0, 8),
-        ):
-            value = getattr(self, name)
-            if type(value) is not int or not low <= value <= high:
-                raise OptionError(
-                    f"option {name} must be a whole number from {low} to {high}",
-                    "range",
-                    option=name,
-                    low=low,
-                    high=high,
-                )
 
     @classmethod
     def from_dict(
@@ -229,7 +194,7 @@ class DoppelkopfOptions:
             presets=PRESETS,
             default_preset="house",
             default=_DEFAULT,
-            game="Doppelkopf",
+            schema=SCHEMA,
         )
 
     @classmethod

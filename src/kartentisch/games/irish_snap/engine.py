@@ -27,8 +27,14 @@ from typing import Any, ClassVar, Final
 from kartentisch.cards import Card, Rank
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
+from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
-from kartentisch.realtime.base import TimedGame, TimedObservation, TimedOptions, check_ms
+from kartentisch.realtime.base import (
+    COMMON_OPTIONS,
+    TimedGame,
+    TimedObservation,
+    TimedOptions,
+)
 
 __all__ = [
     "CALLS",
@@ -54,10 +60,10 @@ class IrishSnapOptions(TimedOptions):
     slap_timeout_ms: int = 2000
 
     title: ClassVar[str] = "Irish Snap"
-
-    def __post_init__(self) -> None:
-        TimedOptions.__post_init__(self)
-        check_ms(self, "slap_timeout_ms", allow_none=False, minimum=1)
+    schema: ClassVar[OptionSchema] = OptionSchema(
+        "Irish Snap",
+        (*COMMON_OPTIONS, Option("slap_timeout_ms", "whole", low=250, high=10_000)),
+    )
 
 
 @dataclass(frozen=True, slots=True)

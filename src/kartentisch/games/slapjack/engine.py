@@ -27,13 +27,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card, Rank
 from kartentisch.engine import Event
-from kartentisch.errors import IllegalActionError, OptionError
+from kartentisch.errors import IllegalActionError
+from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
-from kartentisch.realtime.base import TimedGame, TimedObservation, TimedOptions, check_ms
+from kartentisch.realtime.base import (
+    COMMON_OPTIONS,
+    TimedGame,
+    TimedObservation,
+    TimedOptions,
+)
 
 __all__ = [
     "CardGiven",
@@ -49,6 +55,10 @@ __all__ = [
     "SlapjackOptions",
 ]
 
+#: The time limit's range (variant "Zeitlimit"): 10 s to an hour.
+MIN_TIME_LIMIT_MS: Final = 10_000
+MAX_TIME_LIMIT_MS: Final = 3_600_000
+
 
 @dataclass(frozen=True, slots=True)
 class SlapjackOptions(TimedOptions):
@@ -60,12 +70,22 @@ class SlapjackOptions(TimedOptions):
     time_limit_ms: int | None = None
 
     title: ClassVar[str] = "Slapjack"
-
-    def __post_init__(self) -> None:
-        TimedOptions.__post_init__(self)
-        if type(self.call) is not bool:
-            raise OptionError("option call must be true or false", "flag", option="call")
-        check_ms(self, "time_limit_ms", allow_none=True, minimum=1)
+    schema: ClassVar[OptionSchema] = OptionSchema(
+        "Slapjack",
+        (
+            *COMMON_OPTIONS,
+            Option("call", "flag"),
+            # The lobby sends it as ``time_limit``, in whole minutes.
+            Option(
+                "time_limit_ms",
+                "whole",
+                low=MIN_TIME_LIMIT_MS,
+                high=MAX_TIME_LIMIT_MS,
+                nullable=True,
+                units={"time_limit": 60_000},
+            ),
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,9 @@ from typing import Any, Final, Literal
 
 from kartentisch.cards import Card, piquet_deck
 from kartentisch.errors import OptionError
-from kartentisch.options import options_from_dict, options_to_dict
+from kartentisch.options import Option, OptionSchema, options_from_dict, options_to_dict
 
-__all__ = ["PRESETS", "SlobberhannesOptions"]
+__all__ = ["MAX_TARGET", "PRESETS", "SCHEMA", "SlobberhannesOptions"]
 
 Revokes = Literal["forbidden", "penalty"]
 Ending = Literal["first_to_target", "fewest_wins"]
@@ -51,12 +51,24 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     },
 }
 
-_CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
-    "revokes": ("forbidden", "penalty"),
-    "ending": ("first_to_target", "fewest_wins"),
-    "scoring": ("chips", "sheet"),
-    "first_dealer": ("random", "draw"),
-}
+#: The highest target: a longer match would never end at a table.
+MAX_TARGET: Final = 100
+
+#: Every option, its type and range: what every path (lobby, records, command line) checks.
+SCHEMA: Final = OptionSchema(
+    "Slobberhannes",
+    (
+        Option("players", "whole", low=3, high=7),
+        Option("revokes", "choice", choices=("forbidden", "penalty")),
+        Option("all_three_bonus", "flag"),
+        Option("target", "whole", low=1, high=MAX_TARGET),
+        Option("ending", "choice", choices=("first_to_target", "fewest_wins")),
+        Option("scoring", "choice", choices=("chips", "sheet")),
+        Option("partnership", "flag"),
+        Option("first_dealer", "choice", choices=("random", "draw")),
+        Option("cut", "flag"),
+    ),
+)
 
 
 @functools.cache
@@ -86,31 +98,7 @@ class SlobberhannesOptions:
                 "unknown_preset",
                 preset=str(self.preset)[:40],
             )
-        if type(self.players) is not int or not 3 <= self.players <= 7:
-            raise OptionError(
-                f"players must be a whole number from 3 to 7, not {self.players!r}",
-                "range",
-                option="players",
-                low=3,
-                high=7,
-            )
-        if type(self.target) is not int or self.target < 1:
-            raise OptionError(
-                f"target must be a positive whole number, not {self.target!r}",
-                "positive",
-                option="target",
-            )
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise OptionError(
-                    f"option {name} must be one of {', '.join(allowed)}, not {value!r}",
-                    "choice",
-                    option=name,
-                )
-        for name in ("all_three_bonus", "partnership", "cut"):
-            if type(getattr(self, name)) is not bool:
-                raise OptionError(f"option {name} must be true or false", "flag", option=name)
+        SCHEMA.validate(self)
         if self.partnership and self.players != 4:
             raise OptionError(
                 "the partnership option is played by 4 players (2 against 2)", "partnership_four"
@@ -128,7 +116,7 @@ class SlobberhannesOptions:
             presets=PRESETS,
             default_preset="standard",
             default=_DEFAULT,
-            game="Slobberhannes",
+            schema=SCHEMA,
         )
 
     def to_dict(self) -> dict[str, Any]:

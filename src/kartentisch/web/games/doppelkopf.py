@@ -75,6 +75,7 @@ from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers
+from kartentisch.options import Option
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
 
@@ -83,6 +84,8 @@ __all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
 #: A session is this many rounds (every player deals once per round) unless ``games`` says.
 DEFAULT_ROUNDS: Final = 2
 MAX_GAMES: Final = 100
+#: How many games a table's session has: the web's own option, beside the game's schema.
+GAMES: Final = Option("games", "whole", low=1, high=MAX_GAMES)
 
 #: Options the lobby offers, with their choices (the rest keep their preset's value).
 _OPTION_CHOICES: Final[dict[str, list[Any]]] = {
@@ -567,18 +570,10 @@ class DoppelkopfTableType:
                 seats=seats,
             )
         given["players"] = seats
+        # The game's schema checks every rule option (SCHEMA in the game's options);
+        # the table's length is the web's own option, checked the same way.
         result = DoppelkopfOptions.from_dict(given).to_dict()
-        if games is None:
-            games = DEFAULT_ROUNDS * seats
-        if type(games) is not int or not 1 <= games <= MAX_GAMES:
-            raise OptionError(
-                f"games must be a whole number from 1 to {MAX_GAMES}",
-                "range",
-                option="games",
-                low=1,
-                high=MAX_GAMES,
-            )
-        result["games"] = games
+        result["games"] = GAMES.check(DEFAULT_ROUNDS * seats if games is None else games)
         return result
 
     def create(
@@ -615,7 +610,7 @@ class DoppelkopfTableType:
                 name: {"choices": choices, "default": getattr(defaults, name)}
                 for name, choices in _OPTION_CHOICES.items()
             }
-            | {"games": {"min": 1, "max": MAX_GAMES, "default": None}},
+            | {"games": {**GAMES.describe(), "default": None}},
         }
 
 

@@ -71,8 +71,6 @@ __all__ = [
 
 #: How many recent events a view carries (the page shows them as a log).
 EVENTS_IN_VIEW: Final = 14
-#: The Slapjack time limits the lobby offers are given in minutes.
-MAX_TIME_LIMIT_MINUTES: Final = 60
 
 TimedEngine = SlapjackGame | IrishSnapGame
 
@@ -350,7 +348,7 @@ class SlapTableType:
         engine_type: type[SlapjackGame] | type[IrishSnapGame],
         presets: Mapping[str, Mapping[str, Any]],
         choices: Mapping[str, list[Any]],
-        numbers: Mapping[str, Mapping[str, int]],
+        numbers: Sequence[str],
     ) -> None:
         self.name = name
         self.titles = titles
@@ -385,18 +383,8 @@ class SlapTableType:
                 seats=seats,
             )
         given["players"] = seats
-        if "time_limit" in given:
-            minutes = given.pop("time_limit")
-            if minutes is not None:
-                if type(minutes) is not int or not 1 <= minutes <= MAX_TIME_LIMIT_MINUTES:
-                    raise OptionError(
-                        f"time_limit must be whole minutes from 1 to {MAX_TIME_LIMIT_MINUTES}",
-                        "range",
-                        option="time_limit",
-                        low=1,
-                        high=MAX_TIME_LIMIT_MINUTES,
-                    )
-                given["time_limit_ms"] = minutes * 60_000
+        # The game's schema checks every option under any name it is sent under
+        # (the lobby's ``time_limit`` in minutes is the engine's ``time_limit_ms``).
         return self.options_type.from_dict(given).to_dict()
 
     def create(self, options: Mapping[str, Any], names: Sequence[str], seed: int) -> SlapTable:
@@ -419,8 +407,9 @@ class SlapTableType:
             name: {"choices": choices, "default": getattr(defaults, name)}
             for name, choices in self._choices.items()
         }
-        for name, spec in self._numbers.items():
-            options[name] = {**spec, "default": None}
+        schema = self.options_type.schema
+        for name in self._numbers:
+            options[name] = {**schema.option(name).describe(name), "default": None}
         return {
             "name": self.name,
             "titles": dict(self.titles),
@@ -442,7 +431,7 @@ TABLE_GAME: Final = SlapTableType(
     SlapjackGame,
     presets={"classic": {}, "call": {"call": True}},
     choices={"call": [False, True]},
-    numbers={"time_limit": {"min": 1, "max": MAX_TIME_LIMIT_MINUTES}},
+    numbers=("time_limit",),
 )
 
 IRISH_SNAP: Final = SlapTableType(
@@ -452,5 +441,5 @@ IRISH_SNAP: Final = SlapTableType(
     IrishSnapGame,
     presets={"classic": {}},
     choices={"slap_timeout_ms": [1000, 1500, 2000, 3000]},
-    numbers={},
+    numbers=(),
 )

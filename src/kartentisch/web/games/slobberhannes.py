@@ -48,14 +48,11 @@ from kartentisch.games.slobberhannes.deal import (
 )
 from kartentisch.games.slobberhannes.explain import explain_deal
 from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
-from kartentisch.games.slobberhannes.options import PRESETS, SlobberhannesOptions
+from kartentisch.games.slobberhannes.options import PRESETS, SCHEMA, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
-
-#: The highest penalty target a web table accepts (the lobby offers 1 to this).
-MAX_TARGET: Final = 100
 
 #: Options the lobby offers, with their choices (the rest keep their preset's value).
 _OPTION_CHOICES: Final[dict[str, list[Any]]] = {
@@ -421,16 +418,7 @@ class SlobberhannesTableType:
                 seats=seats,
             )
         given["players"] = seats
-        target = given.get("target")
-        if isinstance(target, int) and not 1 <= target <= MAX_TARGET:
-            # A longer match would never end at a web table.
-            raise OptionError(
-                f"target must be a whole number from 1 to {MAX_TARGET}",
-                "range",
-                option="target",
-                low=1,
-                high=MAX_TARGET,
-            )
+        # The game's schema checks every option (SCHEMA in the game's options).
         return SlobberhannesOptions.from_dict(given).to_dict()
 
     def create(
@@ -462,7 +450,7 @@ class SlobberhannesTableType:
                 name: {"choices": choices, "default": getattr(defaults, name)}
                 for name, choices in _OPTION_CHOICES.items()
             }
-            | {"target": {"min": 1, "max": MAX_TARGET, "default": defaults.target}},
+            | {"target": {**SCHEMA.option("target").describe(), "default": defaults.target}},
         }
 
 
