@@ -105,6 +105,11 @@ class Player:
         self.state: dict[str, Any] | None = None
         #: Every version this client was sent a state of, with that state's view.
         self.views: dict[int, dict[str, Any]] = {}
+        #: The versions of the states this client was sent, in the order they came.
+        self.versions: list[int] = []
+        #: The game log as the client keeps it (docs/web-protocol.md, "The game log").
+        self.log: list[dict[str, Any]] = []
+        self.log_epoch: str | None = None
         self.errors: list[dict[str, Any]] = []
         #: The versions this player acted on (legally).
         self.acted: list[int] = []
@@ -129,6 +134,14 @@ class Player:
         if message["type"] == "state":
             self.state = message
             self.views[message["version"]] = message["view"]
+            self.versions.append(message["version"])
+            part = message.get("log")
+            if part is not None:
+                # A new log (the table was read from the store again) is sent from its start.
+                assert part["epoch"] == self.log_epoch or part["from"] == 0, part
+                self.log_epoch = part["epoch"]
+                del self.log[part["from"] :]
+                self.log.extend(part["entries"])
             if self._refused:
                 self.replies.add(message["version"])
                 self._refused = False
@@ -153,6 +166,12 @@ class Player:
         assert self.state is not None
         version: int = self.state["version"]
         return version
+
+    def moves(self) -> list[str]:
+        """The actions in this client's game log, checked to be numbered 1, 2, 3 …"""
+        entries = [e for e in self.log if "action" in e]
+        assert [e["v"] for e in entries] == list(range(1, len(entries) + 1)), self.seat
+        return [e["action"] for e in entries]
 
     def my_turn(self) -> bool:
         if self.state is None:
