@@ -216,7 +216,7 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
     private_redis.kill()
     # A stops running the table before its lease could run out (at half of it, unrenewed),
     # by its own clock: the time since its last renewal, which it logs.
-    wait_for_log(a, "stopping 1 table(s)", 3 * LEASE)
+    wait_for_log(a, "stopping 1 table(s)", 20)
     late = re.search(r"leases not renewed for ([\d.]+) s: stopping 1 table", full_log(a))
     assert late is not None and LEASE / 2 <= float(late[1]) < LEASE, full_log(a)[-2000:]
 
@@ -278,9 +278,13 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
         ) and settled(ann, bo)
 
     play(players, first_legal, dealt)
+    # Each saw the other's moves live, unless the table changed hands again (its owner stopped
+    # for want of renewals, as it may on a loaded machine); the game log has every move anyway.
+    moved_again = any(full_log(s).count("stopping") > (s is a) for s in (a, b))
     for me, other in ((ann, bo), (bo, ann)):
         assert me.acted[since[me.seat] :], "nobody acted after Redis came back"
-        assert all(v + 1 in other.views for v in me.acted[since[me.seat] :]), "a move not seen"
+        live = all(v + 1 in other.views for v in me.acted[since[me.seat] :])
+        assert live or moved_again, "a move not seen"
     assert len(ann.acted) == len(bo.acted) == FIRST_DEAL
     shown = a.get(f"/api/tables/{table_id}")["table"]["version"]
     assert ann.version == bo.version == shown
@@ -293,6 +297,11 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
     assert stored[before] == card and stored.count(card) == 1, "the outage's action is not once"
     for player in players:
         assert check_seen_is_stored(player, stored) > 4
+        assert player.versions == sorted(player.versions), f"seat {player.seat}: out of order"
+        assert player.moves()[: len(stored)] == stored, f"seat {player.seat}: a move not logged"
+    # Nobody took the lease of a table its owner still ran.
+    for server in (a, b):
+        assert "the lease went to another process" not in full_log(server), server.name
     ann.close()
     bo.close()
 
