@@ -310,7 +310,7 @@ def test_a_lost_database_file_is_refused(
 ) -> None:
     """A fresh data directory starts (and gets its marker); once tables were kept there, a
     missing or 0-byte database file stops ``serve`` with exit 2 and says what to do."""
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, **kw: None)
     with TestClient(create_app(data_dir=tmp_path)) as client:
         new_table(client)
     database = tmp_path / "kartentisch.sqlite3"
@@ -333,7 +333,7 @@ def test_a_lost_database_file_is_refused(
 
 
 def test_a_fresh_data_directory_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, **kw: None)
     assert main(["serve", "--data-dir", str(tmp_path / "new")]) == 0
 
 

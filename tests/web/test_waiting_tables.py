@@ -412,7 +412,7 @@ def test_serve_passes_the_waiting_options(
         return create_app(*args, settings=settings, **kwargs)
 
     monkeypatch.setattr(web_app, "create_app", fake_create_app)
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, **kw: None)
     serve = ["serve", "--data-dir", str(tmp_path)]
     assert main(serve) == 0
     assert (made[0].max_waiting_per_address, made[0].waiting_expiry) == (5, 1800.0)
