@@ -14,7 +14,9 @@ Alembic migrations in ``kartentisch/storage/migrations`` (:func:`migrate`).
 (7, [(0, 'QC'), (1, 'KC')], ['person', 'bot'])
 
 A waiting table keeps who opened it (``creator``, an opaque key: the web app
-gives a keyed hash of their address) until it starts or expires:
+gives a keyed hash of their address) until it starts or expires; a table that
+starts before any person has come to it (``unseen``) keeps it too, and counts
+as waiting, until a person comes (:meth:`TableStore.seen_table`):
 
 >>> from datetime import datetime, timedelta, UTC
 >>> store.create_table("t2", "slobberhannes", {}, {}, [{"kind": "open"}] * 3, 8, creator="k")
@@ -23,6 +25,13 @@ gives a keyed hash of their address) until it starts or expires:
 >>> store.expire_table("t2")
 >>> store.load("t2").status, store.waiting_count("k", since=datetime(2000, 1, 1, tzinfo=UTC))
 ('expired', 0)
+>>> store.create_table("t3", "slobberhannes", {}, {}, [{"kind": "open"}] * 3, 9, creator="k")
+>>> store.update_table("t3", status="playing", unseen=True)
+>>> store.load("t3").unseen, store.waiting_count("k", since=datetime(2000, 1, 1, tzinfo=UTC))
+(True, 1)
+>>> store.seen_table("t3")
+>>> store.load("t3").unseen, store.waiting_count("k", since=datetime(2000, 1, 1, tzinfo=UTC))
+(False, 0)
 """
 
 from __future__ import annotations
@@ -47,12 +56,14 @@ from sqlalchemy import (
     Engine,
     Row,
     Table,
+    and_,
     bindparam,
     create_engine,
     event,
     func,
     insert,
     make_url,
+    or_,
     select,
     text,
     update,
@@ -95,7 +106,8 @@ UNFINISHED = ("waiting", "playing")
 
 
 class TableNotWaiting(KeyError):
-    """A waiting table was to expire, but its row no longer waits (or is missing)."""
+    """A waiting (or unseen) table was to expire, but its row no longer waits (or is
+    missing)."""
 
 
 def default_data_dir() -> Path:
@@ -167,6 +179,8 @@ class StoredTable:
     #: Who made each action (parallel to ``actions``): ``person``, ``bot``, ``standin``,
     #: ``timer`` or ``auto``; actions stored before this was kept read as ``person``.
     by: list[str] = field(default_factory=list)
+    #: Whether the row keeps its ``creator``: it waits, or no person has come to it yet.
+    unseen: bool = False
 
 
 def _normalise_url(url: str) -> str:
@@ -318,16 +332,25 @@ class TableStore:
         *,
         seats: Sequence[dict[str, Any]] | None = None,
         status: str | None = None,
+        unseen: bool = False,
     ) -> None:
         """Change a table's seats or status; KeyError if there is no such table.
 
-        A status other than ``waiting`` forgets the table's ``creator``.
+        A status other than ``waiting`` forgets the table's ``creator``, unless
+        ``unseen`` (it starts ``playing`` before any person has come to it: it keeps
+        counting as waiting until :meth:`seen_table`).
         """
-        self.writer.run(_update(table_id, seats, status))
+        self.writer.run(_update(table_id, seats, status, unseen))
+
+    def seen_table(self, table_id: str) -> None:
+        """A person came to the table: its ``creator`` is forgotten (if it does not wait,
+        it no longer counts); KeyError if there is no such table."""
+        self.writer.run(_seen(table_id))
 
     def expire_table(self, table_id: str) -> None:
-        """Mark a waiting table ``expired`` (its row is kept, its ``creator`` forgotten);
-        :class:`TableNotWaiting` if its row does not wait (any more)."""
+        """Mark a waiting table, or a playing one no person has come to, ``expired`` (its
+        row is kept, its ``creator`` forgotten); :class:`TableNotWaiting` if its row does
+        not wait (any more)."""
         self.writer.run(Write("expire", table_id, {}))
 
     def append_action(
@@ -376,9 +399,14 @@ class TableStore:
         *,
         seats: Sequence[dict[str, Any]] | None = None,
         status: str | None = None,
+        unseen: bool = False,
     ) -> asyncio.Future[None]:
         """:meth:`update_table` without blocking."""
-        return self.writer.submit(_update(table_id, seats, status))
+        return self.writer.submit(_update(table_id, seats, status, unseen))
+
+    def save_seen(self, table_id: str) -> asyncio.Future[None]:
+        """:meth:`seen_table` without blocking."""
+        return self.writer.submit(_seen(table_id))
 
     def save_expired(self, table_id: str) -> asyncio.Future[None]:
         """:meth:`expire_table` without blocking."""
@@ -542,15 +570,16 @@ class TableStore:
             raise UnreadableTable(table_id, game, _first_line(exc)) from exc
 
     def waiting_count(self, creator: str, *, since: datetime) -> int:
-        """How many tables ``creator`` opened that wait for players, created at ``since``
-        or later (older ones are overdue: about to expire, not counted)."""
+        """How many tables ``creator`` opened that wait for players (or play, no person
+        having come to them yet), created at ``since`` or later (older ones are overdue:
+        about to expire, not counted)."""
         with self._guard, self.engine.connect() as connection:
             count = connection.execute(
                 select(func.count())
                 .select_from(_TABLES)
                 .where(
                     _TABLES.c.creator == creator,
-                    _TABLES.c.status == "waiting",
+                    _TABLES.c.status.in_(UNFINISHED),
                     _TABLES.c.created >= since,
                 )
             ).scalar_one()
@@ -593,6 +622,7 @@ class TableStore:
             updated=row.updated,
             actions=[(int(seat), str(action)) for seat, action, _ in actions],
             by=[by or "person" for _, _, by in actions],
+            unseen=row.creator is not None,
         )
 
 
@@ -627,7 +657,13 @@ _TOUCH_TABLE: Final = (
 )
 _EXPIRE_TABLE: Final = (
     update(_TABLES)
-    .where(_TABLES.c.id == bindparam("key"), _TABLES.c.status == "waiting")
+    .where(
+        _TABLES.c.id == bindparam("key"),
+        or_(
+            _TABLES.c.status == "waiting",
+            and_(_TABLES.c.status == "playing", _TABLES.c.creator.is_not(None)),
+        ),
+    )
     .values(status="expired", creator=None, updated=bindparam("now"))
 )
 
@@ -654,21 +690,32 @@ def _create(
     return Write("create", table_id, values)
 
 
-def _update(table_id: str, seats: Sequence[dict[str, Any]] | None, status: str | None) -> Write:
+def _update(
+    table_id: str, seats: Sequence[dict[str, Any]] | None, status: str | None, unseen: bool
+) -> Write:
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = [dict(s) for s in seats]
     if status is not None:
         values["status"] = status
-        if status != "waiting":
-            values["creator"] = None  # only a waiting table's creator is counted
+        if status != "waiting" and not (unseen and status == "playing"):
+            # Only a waiting (or unseen) table's creator is counted.
+            values["creator"] = None
     return Write("update", table_id, values)
+
+
+def _seen(table_id: str) -> Write:
+    return Write("update", table_id, {"creator": None})
 
 
 def _action(table_id: str, seq: int, seat: int, action: str, status: str | None, by: str) -> Write:
     if by not in ACTORS:
         raise ValueError(f"who made an action must be one of {', '.join(ACTORS)}, not {by!r}")
-    table_values = {"status": status} if status is not None else {}
+    table_values: dict[str, Any] = {}
+    if status is not None:
+        table_values["status"] = status
+        if status not in UNFINISHED:
+            table_values["creator"] = None  # (an ended table counts no more)
     values = {"seq": seq, "seat": seat, "action": action, "made_by": by}
     return Write("action", table_id, values, table_values)
 

@@ -73,7 +73,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from kartentisch.errors import KartentischError
 from kartentisch.storage.models import TableActionRow, TableRow
@@ -597,9 +597,9 @@ class Cluster:
                 )
                 .where(
                     TableRow.status.in_(UNFINISHED),
-                    # (an overdue waiting table is about to expire)
+                    # (an overdue waiting or unseen table is about to expire)
                     or_(
-                        TableRow.status != "waiting",
+                        and_(TableRow.status != "waiting", TableRow.creator.is_(None)),
                         TableRow.created >= self.manager.waiting_cutoff(),
                     ),
                 )

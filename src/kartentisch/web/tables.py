@@ -34,6 +34,12 @@ answered ``410``. Each address key (:mod:`kartentisch.web.addresses`) may
 have at most :attr:`ServerSettings.max_waiting_per_address` tables waiting:
 the store counts the rows whose ``creator`` is the key's keyed hash, so the
 cap holds across restarts and the processes of a cluster.
+
+A table that no person has come to yet (:attr:`LiveTable.unseen`: no seated
+person's hello since it was created, such as one of "you" and bots whose
+creator's page never connected) counts as waiting too, even once it plays:
+its row keeps its ``creator`` until the first person's hello, and it expires
+as a waiting table would. A table of bots alone has no creator: neither.
 """
 
 from __future__ import annotations
@@ -112,9 +118,11 @@ class ServerSettings:
     #: guard, after the cap per address.
     max_live_tables: int = 1000
     #: Most tables waiting for players that one address key (an IPv4 address, an IPv6 /64)
-    #: may have opened; None: no cap. A table created with no open seat never waits.
+    #: may have opened; None: no cap. A table that no person has come to yet counts as
+    #: waiting while it plays; a table of bots alone never waits.
     max_waiting_per_address: int | None = 5
-    #: Seconds a table may wait for players before it expires unstarted; None: never.
+    #: Seconds a table may wait for players before it expires unstarted (or, playing,
+    #: unseen: no person came to it); None: never.
     waiting_expiry: float | None = 1800.0
     #: The wall clock (seconds since the epoch) stored times are compared with (how long a
     #: stored table has waited); tests inject one.
@@ -228,6 +236,11 @@ class LiveTable:
         #: When (monotonic) the table expires if it has not started; None: never.
         self.expires_at: float | None = None
         self._expiry: asyncio.TimerHandle | None = None
+        #: No person has come to the table since it was created (its row keeps its
+        #: ``creator``): it counts as waiting, and expires as a waiting table, even playing.
+        self.unseen = False
+        #: Its expiry is being stored: a person coming now does not keep it.
+        self._expiring = False
 
     # -- facts ----------------------------------------------------------------
 
@@ -271,10 +284,17 @@ class LiveTable:
         return self.manager.settings.ready_seconds
 
     @property
+    def expirable(self) -> bool:
+        """Whether the table expires when its time is up: it waits for players, or it
+        plays and no person has come to it (:attr:`unseen`)."""
+        return self.status == "waiting" or (self.status == "playing" and self.unseen)
+
+    @property
     def overdue(self) -> bool:
-        """Whether the table has waited for players past its time (it is about to expire)."""
+        """Whether the table has waited for players (or, unseen, for its people) past its
+        time (it is about to expire)."""
         due = self.expires_at
-        return self.status == "waiting" and due is not None and _now() >= due
+        return self.expirable and due is not None and _now() >= due
 
     @property
     def paused(self) -> bool:
@@ -536,9 +556,13 @@ class LiveTable:
         self._new_log()
         self.status = "playing"
         await self._stored(
-            self.store.save_update(self.id, seats=self._seats_json(), status=self.status)
+            self.store.save_update(
+                self.id, seats=self._seats_json(), status=self.status, unseen=self.unseen
+            )
         )
-        self._cancel_expiry()
+        if not self.unseen:  # (unseen, it keeps its time: its people may never come)
+            self._cancel_expiry()
+            self.expires_at = None
         self._turn_started = _now()
         self.start_driver()
         self.broadcast()
@@ -564,20 +588,42 @@ class LiveTable:
         self._expiry = None
         self.manager._spawn(self.expire(), f"expire-{self.id}")
 
-    async def expire(self) -> bool:
-        """The table waited too long for players: stored ``expired`` (its row is kept), out
-        of the lobby and of memory; every connection is told ``table_expired`` and closed.
+    def _came(self) -> None:
+        """A seated person said hello: the table is no longer :attr:`unseen`.
 
-        False if it started meanwhile, or is no longer run here. If the store cannot take
-        the change, it is tried again after :data:`EXPIRY_RETRY` seconds.
+        A playing table stops counting as waiting (the store forgets its creator) and
+        no longer expires; a waiting one still does both until it starts.
+        """
+        if not self.unseen or self._expiring:
+            return
+        self.unseen = False
+        if self.status != "playing":
+            return  # (its start forgets the creator)
+        self._cancel_expiry()
+        self.expires_at = None
+        self.store.save_seen(self.id).add_done_callback(self._seen_stored)
+
+    def _seen_stored(self, saving: asyncio.Future[None]) -> None:
+        if saving.cancelled():
+            return
+        error = saving.exception()
+        if error is not None:
+            # It plays on; the store still counts it as waiting (a restart would expire
+            # it if nobody comes back within its time).
+            log.warning("table %s: cannot store that a person came (%s)", self.id, error)
+
+    async def expire(self) -> bool:
+        """The table waited too long for players (or, playing, for its people to come at
+        all): stored ``expired`` (its row is kept), out of the lobby and of memory; every
+        connection is told ``table_expired`` and closed, its drivers stop.
+
+        False if it started (or a person came) meanwhile, or is no longer run here. If the
+        store cannot take the change, it is tried again after :data:`EXPIRY_RETRY` seconds.
         """
         async with self.lock:
-            if (
-                self.status != "waiting"
-                or self.withdrawn
-                or self.manager.tables.get(self.id) is not self
-            ):
+            if not self.expirable or self.withdrawn or self.manager.tables.get(self.id) is not self:
                 return False
+            self._expiring = True
             try:
                 await self.store.save_expired(self.id)
             except TableNotWaiting:
@@ -589,6 +635,9 @@ class LiveTable:
                 log.exception("table %s: cannot store that it expired; trying again", self.id)
                 self.watch_expiry(_now() + EXPIRY_RETRY)
                 return False
+            finally:
+                self._expiring = False
+            unstarted = self.status == "waiting"
             self.status = "expired"
             self._cancel_expiry()
             self.expires_at = None
@@ -598,7 +647,14 @@ class LiveTable:
                 conn.close()
             self.connections.clear()
             self._log_wanted.clear()
-            log.info("table %s: expired, nobody started it", self.id)
+            if self._driver is not None:
+                self._driver.cancel()
+                self._driver = None
+            if self.runner is not None:
+                self.runner.halt()
+                self.runner = None
+            why = "nobody started it" if unstarted else "no person came to it"
+            log.info("table %s: expired, %s", self.id, why)
         if self.manager.release is not None:
             await self.manager.release(self.id)
         return True
@@ -666,6 +722,7 @@ class LiveTable:
             self._away_since.pop(seat, None)
             if self.seats[seat].kind == "human":
                 self._people_seen = True
+                self._came()
         if was_connected and old_seat is not None and old_seat != seat:
             self._left(old_seat)
         changed = self._presence_tick()
@@ -1508,6 +1565,7 @@ class TableManager:
             seed=stored.seed,
             status=stored.status,
         )
+        table.unseen = stored.unseen
         if game is not None:
             table.game = game
             table.by = list(stored.by)
@@ -1560,13 +1618,14 @@ class TableManager:
         self.tables[table.id] = table
         if table.status == "playing":
             table.start_driver()
-        elif table.status == "waiting":
+        if table.expirable:
             due = self._expiry_due(stored.created)
             if due is not None:
                 table.watch_expiry(due)
 
     def _expiry_due(self, created: datetime) -> float | None:
-        """When (monotonic) a table created at ``created`` expires if it still waits."""
+        """When (monotonic) a table created at ``created`` expires if it still waits (or
+        no person has come to it)."""
         expiry = self.settings.waiting_expiry
         if expiry is None:
             return None
@@ -1576,8 +1635,9 @@ class TableManager:
         return _now() + expiry - waited
 
     def _expire_overdue(self, stored: StoredTable) -> StoredTable:
-        """``stored``, marked expired first if it has waited for players past its time."""
-        if stored.status != "waiting":
+        """``stored``, marked expired first if it has waited for players (or, unseen, for
+        its people) past its time."""
+        if not (stored.status == "waiting" or (stored.status == "playing" and stored.unseen)):
             return stored
         due = self._expiry_due(stored.created)
         if due is None or due > _now():
@@ -1673,11 +1733,12 @@ class TableManager:
         """Open a new table; return it with the creator's seat and token (if seated).
 
         ``address``: the creator's address key (:func:`kartentisch.web.addresses.scope_key`).
-        A table with an open seat waits for players: refused (``429``,
-        ``too_many_waiting_tables``) if the address has the most it may have waiting.
+        A table with an open seat waits for players, and one with the creator's seat
+        counts as waiting until they come: refused (``429``, ``too_many_waiting_tables``)
+        if the address has the most it may have waiting. A table of bots alone is not.
         """
         cap = self.settings.max_waiting_per_address
-        if cap is None or not any(wanted.kind == "open" for wanted in request.seats):
+        if cap is None or not any(wanted.kind in ("open", "you") for wanted in request.seats):
             return await self._open(request, None, address)
         creator = self._creator(address)
         guard: contextlib.AbstractAsyncContextManager[Any] = contextlib.nullcontext()
@@ -1732,8 +1793,9 @@ class TableManager:
             seed=secrets.randbits(62),
             status="waiting",
         )
-        waits = bool(table.open_seats())
-        if waits and creator is None:
+        # Waiting for players, or for its creator to come: counted, and it expires.
+        counted = bool(table.open_seats()) or you is not None
+        if counted and creator is None:
             creator = self._creator(address)
         # Nobody can reach the table before it is stored.
         self._opening += 1
@@ -1747,7 +1809,7 @@ class TableManager:
                 settings,
                 [s.to_json() for s in seats],
                 table.seed,
-                creator=creator if waits else None,
+                creator=creator if counted else None,
             )
         finally:
             self._opening -= 1
@@ -1758,8 +1820,9 @@ class TableManager:
                 else:
                     del self._opening_by[creator]
         self.tables[table_id] = table
+        table.unseen = counted
         expiry = self.settings.waiting_expiry
-        if waits and expiry is not None:
+        if counted and expiry is not None:
             table.watch_expiry(_now() + expiry)
         if you is not None:
             table._away_since[you] = _now()
