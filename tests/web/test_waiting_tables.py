@@ -1,5 +1,9 @@
 """Tables waiting for players: the cap per address and their expiry.
 
+A table no person has come to yet (its creator's page never said hello, such
+as one of "you" and bots, which starts at once) counts as waiting and expires
+the same way, also while it plays; a table of bots alone does neither.
+
 Each address key (an IPv4 address, an IPv6 /64) may have at most
 ``max_waiting_per_address`` tables waiting for players (``429``,
 ``too_many_waiting_tables``); the store counts them, so the cap holds across
@@ -49,8 +53,10 @@ from .test_storage import postgres_schema
 
 #: A table that waits for players: the creator and two open seats.
 WAITING = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}]
-#: A table that starts at once (no open seat): it never waits.
+#: A table that starts at once (no open seat): it counts as waiting until its creator comes.
 AT_ONCE = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+#: A table of bots alone: it never waits.
+BOTS = [{"kind": "bot"}] * 4
 #: Seconds a poll for an event may take at most (it ends as soon as the event is seen).
 PATIENCE = 60.0
 #: Seconds a server process may take to answer after it is started (a loaded machine).
@@ -157,8 +163,8 @@ def test_the_cap_per_address_over_a_real_socket_and_across_a_restart(
     error = refused.json()["error"]
     assert error["code"] == "too_many_waiting_tables"
     assert "höchstens 3" in error["message"]
-    # A table that starts at once does not wait: not capped. Another address has its own cap.
-    assert create(one, server, AT_ONCE).status_code == 201
+    # A table of bots alone does not wait: not capped. Another address has its own cap.
+    assert create(one, server, BOTS).status_code == 201
     assert create(other, server).status_code == 201
     assert listed(server, one)["waiting"] == {"yours": 3, "max": 3, "expire_seconds": 1800.0}
     assert listed(server, other)["waiting"]["yours"] == 1
@@ -174,9 +180,12 @@ def test_the_cap_per_address_over_a_real_socket_and_across_a_restart(
     server.kill()
     server.start(STARTUP)
     assert create(one, server).json()["error"]["code"] == "too_many_waiting_tables"
-    # A table that starts is no longer waiting: a place is free (and its creator forgotten).
+    # A table that starts, its creator there, is no longer waiting: a place is free (and
+    # its creator forgotten).
     first = made[0].json()
-    started = one.post(f"{server.url}/api/tables/{first['id']}/start", json=first)
+    with connect(f"ws://{server.address}/ws/tables/{first['id']}") as ws:
+        say_hello(ws, first["token"])
+        started = one.post(f"{server.url}/api/tables/{first['id']}/start", json=first)
     assert started.status_code == 200, started.text
     assert database.rows()[first["id"]] == ("playing", None)
     assert create(one, server).status_code == 201
@@ -246,6 +255,16 @@ def test_the_cap_holds_across_two_processes(
 # -- expiry -----------------------------------------------------------------------------------
 
 
+def say_hello(ws: Any, token: str | None) -> dict[str, Any]:
+    """Say hello on ``ws`` and return the state it is answered with."""
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=PATIENCE))
+        if message["type"] == "state":
+            return message
+        assert message["type"] != "error", message
+
+
 def receive_until_closed(ws: Any) -> list[dict[str, Any]]:
     """What a socket is sent until the server closes it."""
     messages = []
@@ -304,7 +323,12 @@ def test_a_restart_expires_the_overdue_tables_it_finds(tmp_path: Path) -> None:
             response = first.post("/api/tables", json=body())
             assert response.status_code == 201
             created.append(response.json())
-        assert first.post("/api/tables", json=body(AT_ONCE)).status_code == 201
+        playing = first.post("/api/tables", json=body(AT_ONCE)).json()
+        with first.websocket_connect(f"/ws/tables/{playing['id']}") as ws:
+            ws.send_json({"type": "hello", "token": playing["token"]})
+            assert ws.receive_json()["type"] == "state"  # its person came: it plays on
+    # (The server's store commits what it was given before it closes.)
+    assert Database(sqlite_url(tmp_path), None).rows()[playing["id"]] == ("playing", None)
     # An hour later (the expiry is half an hour): the clock the restarted server reads.
     later = ServerSettings(bot_delay=0, wall_clock=lambda: time.time() + 3600)
     with TestClient(create_app(data_dir=tmp_path, settings=later)) as second:
@@ -352,11 +376,18 @@ def test_a_restart_keeps_counting_a_waiting_tables_time_from_its_creation(tmp_pa
 
 
 def test_a_started_table_does_not_expire(tmp_path: Path) -> None:
+    # Started (its creator there) while tables wait half an hour...
+    with TestClient(create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0))) as first:
+        created = first.post("/api/tables", json=body()).json()
+        with first.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": created["token"]})
+            assert ws.receive_json()["type"] == "state"
+            started = first.post(f"/api/tables/{created['id']}/start", json=created)
+            assert started.status_code == 200
+    # ... it plays on where they wait a moment only.
     settings = ServerSettings(bot_delay=0, grace=None, waiting_expiry=0.2)
     with TestClient(create_app(data_dir=tmp_path, settings=settings)) as http:
-        created = http.post("/api/tables", json=body()).json()
         waiting = http.post("/api/tables", json=body()).json()
-        assert http.post(f"/api/tables/{created['id']}/start", json=created).status_code == 200
         # The other one expires (its event: the lobby no longer lists it); the started one plays.
         until(
             lambda: (
@@ -393,6 +424,129 @@ def test_an_expiry_is_told_at_the_owner_and_through_the_other_process(
             assert table_id not in {t["id"] for t in listed(server)["tables"]}
             join = http.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bob"})
             assert join.status_code == 410, join.text
+
+
+# -- tables nobody came to --------------------------------------------------------------------
+
+
+def test_tables_nobody_came_to_are_capped_until_their_creator_comes(
+    database: Database, start_server: Callable[..., ServerProcess]
+) -> None:
+    """A table of "you" and bots starts at once; until its creator's page says hello it
+    counts as waiting (its row keeps the creator's hash)."""
+    server = start_server(database.server_url, "--max-waiting-tables", "2")
+    one, other = client("127.0.0.1"), client("127.0.0.2")
+    made = [create(one, server, AT_ONCE).json() for _ in range(2)]
+    refused = create(one, server, AT_ONCE)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"]["code"] == "too_many_waiting_tables"
+    assert create(one, server).status_code == 429  # (a waiting one neither)
+    assert create(other, server, AT_ONCE).status_code == 201  # another address: its own cap
+    assert create(one, server, BOTS).status_code == 201  # bots alone: nobody to come
+    assert listed(server, one)["waiting"]["yours"] == 2
+    rows = database.rows()
+    assert [rows[t["id"]][0] for t in made] == ["playing", "playing"]
+    assert all(rows[t["id"]][1] is not None for t in made)
+
+    first, second = made
+    with (
+        connect(f"ws://{server.address}/ws/tables/{second['id']}") as watching,
+        connect(f"ws://{server.address}/ws/tables/{first['id']}") as coming,
+    ):
+        # A spectator is nobody coming to the table: it still counts...
+        assert say_hello(watching, None)["table"]["you"] is None
+        # ... its creator is: a place is free once that is stored.
+        assert say_hello(coming, first["token"])["table"]["you"] == 0
+        until(lambda: listed(server, one)["waiting"]["yours"] == 1, "a place was freed")
+    rows = database.rows()
+    assert rows[first["id"]] == ("playing", None)
+    assert rows[second["id"]][1] is not None
+    assert create(one, server, AT_ONCE).status_code == 201
+    assert create(one, server, AT_ONCE).status_code == 429
+    # As a crash would: the store still counts the table nobody came to, not the other.
+    server.kill()
+    server.start(STARTUP)
+    assert listed(server, one)["waiting"]["yours"] == 2
+    assert first["id"] in {t["id"] for t in listed(server)["tables"]}
+
+
+def test_a_table_nobody_came_to_expires_and_a_restart_does_not_bring_it_back(
+    database: Database, start_server: Callable[..., ServerProcess]
+) -> None:
+    server = start_server(database.server_url, "--waiting-expiry", "0.5")
+    http = client()
+    created = create(http, server, AT_ONCE).json()
+    table_id = created["id"]
+    # A spectator watches it (a spectator is nobody coming): told when it expires.
+    with connect(f"ws://{server.address}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "lang": "ru"}))
+        messages = receive_until_closed(ws)
+    errors = [m for m in messages if m["type"] == "error"]
+    assert [e["code"] for e in errors] == ["table_expired"], messages
+    assert "слишком долго" in errors[0]["message"]
+    assert all(m["type"] == "state" for m in messages[:-1]), messages
+
+    def refusals() -> None:
+        assert table_id not in {t["id"] for t in listed(server)["tables"]}
+        assert listed(server, http)["waiting"]["yours"] == 0
+        join = http.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bob"})
+        assert join.status_code == 410 and join.json()["error"]["code"] == "table_expired"
+        shown = http.get(f"{server.url}/api/tables/{table_id}").json()
+        assert shown["table"]["status"] == "expired"
+        # Its creator, coming too late, is told so at once, and closed.
+        with connect(f"ws://{server.address}/ws/tables/{table_id}") as late:
+            late.send(json.dumps({"type": "hello", "token": created["token"]}))
+            assert [m["code"] for m in receive_until_closed(late)] == ["table_expired"]
+        assert database.rows()[table_id] == ("expired", None)
+
+    refusals()
+    server.kill()
+    server.start(STARTUP)
+    refusals()
+
+
+def test_a_real_time_table_nobody_came_to_expires(tmp_path: Path) -> None:
+    settings = ServerSettings(bot_delay=0, waiting_expiry=0.2)
+    with TestClient(create_app(data_dir=tmp_path, settings=settings)) as http:
+        request = {"game": "slapjack", "name": "Ann", "seats": AT_ONCE}
+        created = http.post("/api/tables", json=request).json()
+        with http.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            ws.send_json({"type": "hello"})  # (a spectator)
+            seen = []
+            with pytest.raises(WebSocketDisconnect):
+                while True:
+                    seen.append(ws.receive_json())
+        assert seen[-1]["code"] == "table_expired", seen
+        assert http.get(f"/api/tables/{created['id']}").json()["table"]["status"] == "expired"
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_a_table_whose_person_came_does_not_expire(tmp_path: Path) -> None:
+    """Its creator came once: it plays on (paused while they are away), also after the
+    server was away longer than a table may wait; the one nobody came to expires."""
+    with TestClient(create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0))) as first:
+        came = first.post("/api/tables", json=body(AT_ONCE)).json()
+        never = first.post("/api/tables", json=body(AT_ONCE)).json()
+        with first.websocket_connect(f"/ws/tables/{came['id']}") as ws:
+            ws.send_json({"type": "hello", "token": came["token"]})
+            assert ws.receive_json()["type"] == "state"
+        bots = first.post("/api/tables", json=body(BOTS)).json()
+    rows = Database(sqlite_url(tmp_path), None).rows()
+    assert rows[came["id"]] == ("playing", None)
+    assert rows[never["id"]][0] == "playing" and rows[never["id"]][1] is not None
+    assert rows[bots["id"]][1] is None  # bots alone: nobody to wait for
+    # An hour later (the expiry is half an hour): the clock the restarted server reads.
+    later = ServerSettings(bot_delay=0, wall_clock=lambda: time.time() + 3600)
+    with TestClient(create_app(data_dir=tmp_path, settings=later)) as second:
+        ids = {t["id"] for t in second.get("/api/tables").json()["tables"]}
+        assert came["id"] in ids and never["id"] not in ids
+        assert second.get(f"/api/tables/{came['id']}").json()["table"]["status"] == "playing"
+        assert second.get(f"/api/tables/{never['id']}").json()["table"]["status"] == "expired"
+        with second.websocket_connect(f"/ws/tables/{came['id']}") as ws:
+            ws.send_json({"type": "hello", "token": came["token"]})
+            assert ws.receive_json()["type"] == "state"
+        assert second.get("/api/tables").json()["waiting"]["yours"] == 0
+    assert Database(sqlite_url(tmp_path), None).rows()[never["id"]] == ("expired", None)
 
 
 # -- the options ------------------------------------------------------------------------------
