@@ -16,7 +16,9 @@ by itself.
   a connection, counts as lost (an infinite round trip in the percentiles).
 * **A normal person** uses the lobby from 127.0.0.2 the whole time: every
   second ``GET /api/tables``, every other second ``POST /api/tables`` (a table
-  against three bots), each on a new connection, each within 5 s or failed.
+  against three bots) whose page it then opens (a WebSocket, its ``hello``, the
+  state, closed: its creator came, so the table does not count as waiting),
+  each on a new connection, each within 5 s or failed.
 * **The attacks** come from 127.0.0.1 (whose ``X-Forwarded-For`` uvicorn
   trusts by default), one after another (``--attacks`` chooses and orders
   them), each for 20 s (``--quick``: 5 s) followed by 5 s (2 s) without it:
@@ -637,16 +639,39 @@ class Bench:
     async def check(self, method: str, path: str) -> None:
         at = time.monotonic()
         try:
-            async with self.client(PERSON, keepalive=False) as client:
-                if method == "GET":
-                    answer = await client.get(path)
-                else:
-                    answer = await client.post(path, json=table_body("Visitor", "random", 1))
-            ok = answer.is_success
-            detail = "" if ok else f"{answer.status_code} {error_code(answer)}"
-        except httpx.HTTPError as failure:
+            async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                async with self.client(PERSON, keepalive=False) as client:
+                    if method == "GET":
+                        answer = await client.get(path)
+                    else:
+                        answer = await client.post(path, json=table_body("Visitor", "random", 1))
+                ok = answer.is_success
+                detail = "" if ok else f"{answer.status_code} {error_code(answer)}"
+                if ok and method == "POST":
+                    detail = await self.open_table_page(answer.json())
+                    ok = not detail
+        except (httpx.HTTPError, OSError, WebSocketException, TimeoutError) as failure:
             ok, detail = False, type(failure).__name__
         self.checks.append(Check(at, method, ok, detail))
+
+    async def open_table_page(self, created: dict[str, Any]) -> str:
+        """Come to the table just created, as its page would (a table nobody comes to
+        counts as waiting): "" once its state is there, else why not."""
+        async with connect(
+            f"ws://{self.base}/ws/tables/{created['id']}",
+            ping_interval=None,
+            open_timeout=REQUEST_TIMEOUT_S,
+            close_timeout=1,
+            local_addr=(PERSON, 0),
+            **NO_PROXY,
+        ) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": created["token"]}))
+            while True:
+                message = json.loads(await ws.recv())
+                if message.get("type") == "state":
+                    return ""
+                if message.get("type") == "error":
+                    return f"ws {message.get('code')}"
 
     async def sample_memory(self) -> None:
         while True:
