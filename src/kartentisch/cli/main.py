@@ -277,7 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=5,
         metavar="N",
-        help="most tables waiting for players per address (an IPv6 /64 is one); 0: no cap (5)",
+        help=(
+            "most tables waiting for players (or for their creator to come) per address"
+            " (an IPv6 /64 is one); 0: no cap (5)"
+        ),
     )
     serve.add_argument(
         "--waiting-expiry",
