@@ -945,9 +945,8 @@ class LiveTable:
         self._saving = True
         try:
             try:
-                await asyncio.shield(saving)
+                await self._written(saving)
             except asyncio.CancelledError:
-                saving.add_done_callback(self._stored_late)
                 raise
             except Exception as exc:
                 if again is None or not passing(exc):
@@ -961,6 +960,15 @@ class LiveTable:
             raise
         finally:
             self._saving = False
+
+    async def _written(self, saving: asyncio.Future[None]) -> None:
+        """Wait until the write ``saving`` is done; if the waiting task is cancelled (the
+        server stops), the write still completes and its outcome is handled then."""
+        try:
+            await asyncio.shield(saving)
+        except asyncio.CancelledError:
+            saving.add_done_callback(self._stored_late)
+            raise
 
     async def _wait_for_storage(
         self, error: BaseException, again: Callable[[], asyncio.Future[None]]
@@ -992,11 +1000,9 @@ class LiveTable:
             for delay in self.manager.settings.storage_retry.delays():
                 await asyncio.sleep(delay)
                 tries += 1
-                saving = again()
                 try:
-                    await asyncio.shield(saving)
+                    await self._written(again())
                 except asyncio.CancelledError:
-                    saving.add_done_callback(self._stored_late)
                     raise
                 except Exception as exc:
                     if not passing(exc):
