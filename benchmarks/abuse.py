@@ -68,7 +68,6 @@ import base64
 import collections
 import contextlib
 import dataclasses
-import http.client
 import inspect
 import json
 import math
@@ -92,6 +91,8 @@ from typing import Any, Final
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
+
+from web_load import wait_until_serving
 
 P99_TARGET_MS: Final = 100.0
 RSS_TARGET: Final = 0.10
@@ -198,23 +199,7 @@ def start_server(
         proc = subprocess.Popen(
             command, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=limit_files
         )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited:\n" + log.read_text(errors="replace"))
-        try:
-            probe = http.client.HTTPConnection(SERVER_HOST, port, timeout=1)
-            try:
-                probe.request("GET", "/healthz")
-                if probe.getresponse().status == 200:
-                    return proc
-            finally:
-                probe.close()
-        except OSError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("the server did not start within 60 s")
+    return wait_until_serving(proc, port, log, SERVER_HOST)
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> None:

@@ -133,12 +133,19 @@ def start_server(port: int, data_dir: Path, log: Path) -> subprocess.Popen[bytes
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    return wait_until_serving(proc, port, log)
+
+
+def wait_until_serving(
+    proc: subprocess.Popen[bytes], port: int, log: Path, host: str = "127.0.0.1"
+) -> subprocess.Popen[bytes]:
+    """``proc`` once its /healthz answers (its log is shown if it exits first)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError("the server exited:\n" + log.read_text(errors="replace"))
         try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            probe = http.client.HTTPConnection(host, port, timeout=1)
             try:
                 probe.request("GET", "/healthz")
                 if probe.getresponse().status == 200:
