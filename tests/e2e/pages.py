@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import socket
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -74,9 +76,18 @@ def fill(template: str, **params: Any) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)
 
 
+#: The loopback addresses the spectators of :func:`public_view` come from, in turn: the
+#: server limits hellos per address, and a test asking for the view at every turn
+#: must not spend the person's page's hellos (127.0.0.1) nor run out of its own.
+_SPECTATOR_SOURCES = itertools.cycle(f"127.0.0.{n}" for n in range(2, 255))
+
+
 def public_view(server: ServerProcess, table_id: str) -> dict[str, Any]:
     """The table as a spectator sees it, asked over the WebSocket."""
-    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}") as ws:
+    sock = socket.socket()
+    sock.bind((next(_SPECTATOR_SOURCES), 0))
+    sock.connect(("127.0.0.1", server.port))
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}", sock=sock) as ws:
         ws.send(json.dumps({"type": "hello"}))
         while True:
             message = json.loads(ws.recv(timeout=10))

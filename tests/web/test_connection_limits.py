@@ -248,6 +248,31 @@ def test_connections_over_the_address_cap_are_closed_at_once(tmp_path: Path) -> 
             assert b" 200 " in get(again, close=True)
 
 
+def test_a_refused_client_whose_request_comes_late_still_reads_the_refusal(
+    tmp_path: Path,
+) -> None:
+    """Refused as it opens, a client sends its request only after the refusal has come
+    (as a loaded client does): the server has ended its answer but still reads the
+    request, so the client gets the whole refusal and a clean close, never a reset
+    that would discard the answer."""
+    with serving(
+        tmp_path, "--max-connections-per-address", "1", "--header-timeout", "600"
+    ) as served:
+        held = raw(served)
+        wait_for("one open", lambda: served.guard.count("127.0.0.1") == 1)
+        extra = raw(served)
+        answer = b""
+        while chunk := extra.recv(65536):  # up to the end of the answer (a half-close)
+            answer += chunk
+        status, error = refusal(answer)
+        assert (status, error["code"]) == (429, "too_many_connections")
+        extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert extra.recv(65536) == b""  # closed once read: a FIN, not a reset
+        extra.close()
+        held.close()
+        wait_for("all given back", lambda: served.guard.total == 0)
+
+
 def test_the_server_cap_closes_new_connections_when_full(tmp_path: Path) -> None:
     with serving(tmp_path, "--limit-concurrency", "3", "--header-timeout", "600") as served:
         held = [raw(served, f"127.0.0.{n}") for n in (1, 2, 3)]

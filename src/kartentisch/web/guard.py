@@ -230,6 +230,11 @@ class ConnectionGuard:
         return Http, WebSocket
 
 
+#: How long a connection refused as it opened waits for its request before it is
+#: closed (so that the client reads the refusal; see ``GuardedHttpProtocol._refuse``).
+REFUSAL_LINGER_SECONDS: Final = 2.0
+
+
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, with the guard's caps and header deadline."""
 
@@ -245,7 +250,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         key = None if proxy is not None and peer in proxy else address_key(peer)
         refused = self.guard.open(transport, key)
         if refused is not None:
-            self._refuse(refused)
+            self._refuse(refused, before_request=True)
         else:
             self._arm_header_deadline()
 
@@ -257,6 +262,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if not self.refused:
             super().data_received(data)
+        elif self.header_deadline is not None:
+            # Refused before its request came: the request is read now, so closing
+            # sends a FIN and the client reads the whole refusal (see ``_refuse``).
+            self._disarm_header_deadline()
+            self.transport.close()
 
     def on_headers_complete(self) -> None:
         self._disarm_header_deadline()
@@ -296,16 +306,28 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         app = self.app
         return app.trusted_hosts if isinstance(app, ProxyHeadersMiddleware) else None
 
-    def _refuse(self, code: str) -> None:
+    def _refuse(self, code: str, *, before_request: bool = False) -> None:
         """Answer ``code`` (429, or 503 when the whole server is full) and close."""
         self.refused = True
         full = code == "connections_full"
         lang = negotiate(dict(self.headers or []).get(b"accept-language", b"").decode("latin1"))
         message = translate(lang, f"error.{code}", max=self.guard.max_per_address)
-        if not self.transport.is_closing():
-            status = (503, "Service Unavailable") if full else (429, "Too Many Requests")
-            self.transport.write(_refusal(*status, code, message))
+        if self.transport.is_closing():
+            return
+        status = (503, "Service Unavailable") if full else (429, "Too Many Requests")
+        self.transport.write(_refusal(*status, code, message))
+        if not before_request or not self.transport.can_write_eof():
             self.transport.close()
+            return
+        # Refused as it opened, before its request: closing now would make the
+        # kernel answer the request still on its way with a reset, which can
+        # discard the refusal before the client reads it. So the answer is ended
+        # (half-close) and the connection closed once the request is read, or
+        # after a short linger (never longer than a silent client gets anyway).
+        self.transport.write_eof()
+        self.header_deadline = self.loop.call_later(
+            min(REFUSAL_LINGER_SECONDS, self.guard.header_seconds), self._header_deadline_passed
+        )
 
     def _arm_header_deadline(self) -> None:
         self._disarm_header_deadline()
