@@ -261,10 +261,7 @@ def test_a_refused_client_whose_request_comes_late_still_reads_the_refusal(
         held = raw(served)
         wait_for("one open", lambda: served.guard.count("127.0.0.1") == 1)
         extra = raw(served)
-        answer = b""
-        while chunk := extra.recv(65536):  # up to the end of the answer (a half-close)
-            answer += chunk
-        status, error = refusal(answer)
+        status, error = refusal(read_to_end(extra))  # up to the answer's end (a half-close)
         assert (status, error["code"]) == (429, "too_many_connections")
         extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert extra.recv(65536) == b""  # closed once read: a FIN, not a reset
