@@ -12,7 +12,7 @@ COMPILED := setup.py src/kartentisch/tricks.py src/kartentisch/search/_maxn.c \
 	src/kartentisch/search/_dokosolve.c \
 	$(addprefix src/kartentisch/games/doppelkopf/,actions.py announcements.py armut.py \
 	deal.py declarations.py play.py scoring.py scoring_base.py scoring_ddv.py \
-	scoring_house.py trumps.py)
+	scoring_house.py state.py trumps.py)
 
 # `make run` and `make play` need only the runtime dependencies; the tests the dev extra.
 $(RUN_STAMP): pyproject.toml $(COMPILED)

@@ -36,6 +36,7 @@ MYPYC_MODULES = [
     "kartentisch/games/doppelkopf/scoring_base.py",
     "kartentisch/games/doppelkopf/scoring_ddv.py",
     "kartentisch/games/doppelkopf/scoring_house.py",
+    "kartentisch/games/doppelkopf/state.py",
     "kartentisch/games/doppelkopf/trumps.py",
 ]
 HASHES = SRC / "kartentisch" / "_compiled_sources.py"

@@ -41,6 +41,7 @@ COMPILED_MODULES: Final = (
     "kartentisch.games.doppelkopf.scoring_base",
     "kartentisch.games.doppelkopf.scoring_ddv",
     "kartentisch.games.doppelkopf.scoring_house",
+    "kartentisch.games.doppelkopf.state",
     "kartentisch.games.doppelkopf.trumps",
 )
 _PACKAGE: Final = Path(__file__).resolve().parent

@@ -18,9 +18,8 @@ from typing import Final
 
 from kartentisch.cards import Card, Rank, Suit
 from kartentisch.games.doppelkopf.actions import Action, Call
-from kartentisch.games.doppelkopf.deal import AUGEN
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
-from kartentisch.games.doppelkopf.trumps import trick_order
+from kartentisch.games.doppelkopf.trumps import AUGEN, trick_order
 from kartentisch.tricks import TRUMP, TrickOrder
 
 __all__ = ["HeuristicDoppelkopfBot", "solo_strength"]

@@ -59,9 +59,9 @@ from kartentisch.games.doppelkopf import (
     parse_action,
 )
 from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, HOCHZEIT_RULES
-from kartentisch.games.doppelkopf.declarations import AUGEN
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.games.doppelkopf.scoring import GAME_TYPES
+from kartentisch.games.doppelkopf.trumps import AUGEN
 from kartentisch.games.slobberhannes import (
     SlobberhannesDeal,
     SlobberhannesObservation,

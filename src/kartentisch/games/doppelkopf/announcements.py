@@ -23,11 +23,10 @@ from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, Call
 from kartentisch.games.doppelkopf.events import Announced
-from kartentisch.games.doppelkopf.play import Offence
 from kartentisch.games.doppelkopf.scoring import Announcement
+from kartentisch.games.doppelkopf.state import DealState, Offence
 
 if TYPE_CHECKING:
-    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
     from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 
 __all__ = [
@@ -70,7 +69,7 @@ Ruling = tuple[str, list[str], bool, int] | IllegalActionError
 _REFUSED: Final = IllegalActionError("announcement_refused", "this announcement is refused")
 
 
-def _hochzeit_shift(deal: DoppelkopfDeal) -> int:
+def _hochzeit_shift(deal: DealState) -> int:
     """DDV: a Hochzeit's deadlines drop by its deciding trick's number minus one."""
     return (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
 
@@ -87,7 +86,7 @@ def announcement_floor(options: DoppelkopfOptions) -> int:
     return size - 6 - (options.hochzeit_tricks - 1)
 
 
-def may_still_announce(deal: DoppelkopfDeal, seat: int, cards: int) -> bool:
+def may_still_announce(deal: DealState, seat: int, cards: int) -> bool:
     """A cheap test before the full rules: may ``seat``, holding ``cards``, be in time?
 
     House timing needs every own card. DDV: the latest word, schwarz, needs
@@ -95,17 +94,17 @@ def may_still_announce(deal: DoppelkopfDeal, seat: int, cards: int) -> bool:
     """
     options = deal.options
     if options.announcements == "ten_cards":
-        return cards == deal._hand_size
-    return cards >= deal._hand_size - 6 - _hochzeit_shift(deal)
+        return cards == deal.hand_size
+    return cards >= deal.hand_size - 6 - _hochzeit_shift(deal)
 
 
-def refusal(deal: DoppelkopfDeal, call: Call, seat: int) -> IllegalActionError | None:
+def refusal(deal: DealState, call: Call, seat: int) -> IllegalActionError | None:
     """Why ``seat`` may not announce ``call`` now (None if it may)."""
     (verdict,) = announcement_verdicts(deal, seat, (call.word,), explain=True)
     return verdict if isinstance(verdict, IllegalActionError) else None
 
 
-def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str, list[str], bool]:
+def announcement_words(deal: DealState, word: str, seat: int) -> tuple[str, list[str], bool]:
     """The party, the words ``word`` adds (implied lower ones first) and whether it offends.
 
     Raises :class:`IllegalActionError` when the announcement is refused.
@@ -116,33 +115,33 @@ def announcement_words(deal: DoppelkopfDeal, word: str, seat: int) -> tuple[str,
     return verdict
 
 
-def announcement_calls(deal: DoppelkopfDeal, seat: int) -> list[Call]:
+def announcement_calls(deal: DealState, seat: int) -> list[Call]:
     """The announcements ``seat`` may make now, in the order of :data:`ANNOUNCEMENTS`.
 
     Whether a word is in time depends only on the cards in hand once the rest is
     fixed (the party, the words said, the seat's part in a solo or an Armut): the
     fewest cards each word needs is worked out once for that state and kept in
-    ``deal._announce_needs`` (shared by the seats of a party in the same part).
+    ``deal.announce_needs`` (shared by the seats of a party in the same part).
     """
     party = deal.party_of(seat)
     key = (
-        deal._announce_epoch,
-        deal._re_party,
+        deal.announce_epoch,
+        deal.re_party,
         deal.hochzeit_trick,
         party,
         seat == deal.soloist,
         seat == deal.armut_by or seat == deal.armut_partner,
     )
-    kept = deal._announce_needs.get(key)
+    kept = deal.announce_needs.get(key)
     if kept is None:
         rulings = _rulings(deal, seat, ANNOUNCEMENTS, explain=False)
         kept = tuple(
             (r[3], call) for r, call in zip(rulings, _CALLS, strict=True) if type(r) is tuple
         )
-        if len(deal._announce_needs) >= 16:
-            deal._announce_needs.clear()  # (states of earlier epochs)
-        deal._announce_needs[key] = kept
-    play = deal._play
+        if len(deal.announce_needs) >= 16:
+            deal.announce_needs.clear()  # (states of earlier epochs)
+        deal.announce_needs[key] = kept
+    play = deal.trick_play
     assert play is not None
     cards = len(play.hands[seat])
     return [call for need, call in kept if cards >= need]
@@ -157,7 +156,7 @@ def _refuse_all(
 
 
 def announcement_verdicts(
-    deal: DoppelkopfDeal, seat: int, words: Sequence[str], *, explain: bool
+    deal: DealState, seat: int, words: Sequence[str], *, explain: bool
 ) -> list[Verdict]:
     """A verdict on each of ``words`` said by ``seat`` now, one rule for all of them.
 
@@ -165,7 +164,7 @@ def announcement_verdicts(
     without, a shared placeholder (legal actions ask for many words at once).
     """
     rulings = _rulings(deal, seat, words, explain=explain)
-    play = deal._play
+    play = deal.trick_play
     cards = len(play.hands[seat]) if play is not None else 0
     out: list[Verdict] = []
     for word, ruling in zip(words, rulings, strict=True):
@@ -182,15 +181,13 @@ def announcement_verdicts(
     return out
 
 
-def _rulings(
-    deal: DoppelkopfDeal, seat: int, words: Sequence[str], *, explain: bool
-) -> list[Ruling]:
+def _rulings(deal: DealState, seat: int, words: Sequence[str], *, explain: bool) -> list[Ruling]:
     """Each word's refusal by a rule that does not count cards, or the party, the
     words it adds, whether it offends and the fewest cards in hand it needs."""
     options = deal.options
     table_mode = options.table_mode
     house_timing = options.announcements == "ten_cards"
-    play = deal._play
+    play = deal.trick_play
     if deal.phase != "play" or play is None:
         return _refuse_all(
             words,
@@ -225,7 +222,7 @@ def _rulings(
     # The words said for this party, and its own words not said yet, lowest first.
     said = {a.word for a in deal.announcements if a.party == party} if deal.announcements else ()
     unsaid = list(filterfalse(said.__contains__, _CHAIN[own]))
-    size = deal._hand_size
+    size = deal.hand_size
     shift = _hochzeit_shift(deal)
     reply = None if house_timing else reply_minimum(deal, party)
     out: list[Ruling] = []
@@ -315,22 +312,22 @@ def _need(size: int, shift: int, reply: int | None, words: list[str], house: boo
     return need
 
 
-def announce(deal: DoppelkopfDeal, word: str, seat: int) -> list[Event]:
+def announce(deal: DealState, word: str, seat: int) -> list[Event]:
     """Make the announcement (already checked) with the lower words it implies."""
     party, words, offence = announcement_words(deal, word, seat)
     for w in words:
         deal.announcements.append(Announcement(seat, party, w))  # type: ignore[arg-type]
-    deal._announce_epoch += 1
+    deal.announce_epoch += 1
     if offence:
-        deal._offences.append(Offence(seat, "announcement", deal._cards_played, word))
+        deal.offences.append(Offence(seat, "announcement", deal.cards_played, word))
     return [Announced(seat, party, word, tuple(w for w in words if w != word))]
 
 
 def _late(
-    deal: DoppelkopfDeal, word: str, seat: int, words: list[str], cards: int
+    deal: DealState, word: str, seat: int, words: list[str], cards: int
 ) -> IllegalActionError:
     """Why ``words`` (said as ``word`` by a seat holding ``cards``) come too late."""
-    size = deal._hand_size
+    size = deal.hand_size
     if deal.options.announcements == "ten_cards":
         return IllegalActionError(
             "announce_with_all_cards",
@@ -352,9 +349,9 @@ def _late(
     )
 
 
-def reply_minimum(deal: DoppelkopfDeal, party: str) -> int | None:
+def reply_minimum(deal: DealState, party: str) -> int | None:
     """TSR: Re/Kontra answers the other party one card later than its last word needed."""
-    size = deal._hand_size
+    size = deal.hand_size
     shift = _hochzeit_shift(deal)
     theirs = [a.word for a in deal.announcements if a.party != party]
     if not theirs:

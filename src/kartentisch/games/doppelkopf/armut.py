@@ -10,12 +10,9 @@ three, trumps only when he lacks other cards. Then play starts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Action, Call
-from kartentisch.games.doppelkopf.declarations import AUGEN, QUEEN_OF_CLUBS, trumps_in
 from kartentisch.games.doppelkopf.events import (
     ArmutAnswered,
     ArmutCardsPassed,
@@ -23,17 +20,16 @@ from kartentisch.games.doppelkopf.events import (
     Redeal,
 )
 from kartentisch.games.doppelkopf.play import start_play
-
-if TYPE_CHECKING:
-    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.state import DealState
+from kartentisch.games.doppelkopf.trumps import AUGEN, QUEEN_OF_CLUBS
 
 __all__ = ["answer_armut", "check_exchange", "exchange", "exchange_options", "offer_armut"]
 
 
-def offer_armut(deal: DoppelkopfDeal) -> list[Event]:
+def offer_armut(deal: DealState) -> list[Event]:
     poor = deal.armut_by
     assert poor is not None
-    holders = [s for s in deal.playing for c in deal._hands[s] if c == QUEEN_OF_CLUBS]
+    holders = [s for s in deal.playing for c in deal.hands[s] if c == QUEEN_OF_CLUBS]
     if len(set(holders)) == 1:
         partner = holders[0]  # a Hochzeit at the table is asked
         direction = "down"
@@ -45,16 +41,16 @@ def offer_armut(deal: DoppelkopfDeal) -> list[Event]:
         direction = "down"
     deal.armut_partner = partner
     deal.armut_direction = direction
-    deal.armut_trumps = trumps_in(deal, deal._hands[poor])
+    deal.armut_trumps = deal.trumps_in(deal.hands[poor])
     deal.phase = "armut_answer"
     return [ArmutOffered(poor, deal.armut_trumps, direction, partner)]
 
 
-def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
+def answer_armut(deal: DealState, call: Call, seat: int) -> list[Event]:
     new: list[Event] = [ArmutAnswered(seat, call.word == "accept")]
     if call.word == "refuse":
         deal.redeal_reason = "armut_refused"
-        deal._end("redeal")
+        deal.end("redeal")
         new.append(Redeal("armut_refused", seat))
         return new
     # The two may no longer play Scharfe (seed 003 § Mangelnder Trumpf).
@@ -63,19 +59,19 @@ def answer_armut(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
         deal.scharfe_aces_by = None
     if deal.scharfe_kings_by in pair:
         deal.scharfe_kings_by = None
-    deal._reorder()
+    deal.reorder()
     deal.phase = "armut_give"
     return new
 
 
-def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
+def exchange_options(deal: DealState, seat: int) -> list[Action]:
     """Armut: a few sensible exchanges (any valid three cards are accepted).
 
     Only exchanges :func:`check_exchange` accepts are offered (an Armut holds at
     most three trumps: ``armut_max_trumps`` is at most 3).
     """
-    hand = deal._hands[seat]
-    suit_of = deal._order.suit_of
+    hand = deal.hands[seat]
+    suit_of = deal.order.suit_of
     trumps = [c for c in hand if suit_of[c] == 4]
     plain = sorted((c for c in hand if suit_of[c] != 4), key=lambda c: (AUGEN[c], c))
     word = "give" if deal.phase == "armut_give" else "return"
@@ -89,7 +85,7 @@ def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
         if len(plain) >= 3:
             choices = [tuple(plain[:3]), tuple(plain[-3:])]
         else:
-            low_trumps = sorted(trumps, key=lambda c: deal._order.power[c])
+            low_trumps = sorted(trumps, key=lambda c: deal.order.power[c])
             choices = [tuple(plain) + tuple(low_trumps[: 3 - len(plain)])]
     out: list[Action] = []
     for cards in choices:
@@ -99,7 +95,7 @@ def exchange_options(deal: DoppelkopfDeal, seat: int) -> list[Action]:
     return out
 
 
-def _accepted(deal: DoppelkopfDeal, call: Call, seat: int) -> bool:
+def _accepted(deal: DealState, call: Call, seat: int) -> bool:
     try:
         check_exchange(deal, call, seat)
     except IllegalActionError:
@@ -107,7 +103,7 @@ def _accepted(deal: DoppelkopfDeal, call: Call, seat: int) -> bool:
     return True
 
 
-def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
+def check_exchange(deal: DealState, call: Call, seat: int) -> None:
     word = "give" if deal.phase == "armut_give" else "return"
     if call.word != word:
         raise IllegalActionError(
@@ -117,7 +113,7 @@ def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
             action=call,
         )
     cards = list(call.cards)
-    hand = list(deal._hands[seat])
+    hand = list(deal.hands[seat])
     if len(cards) != 3:
         raise IllegalActionError(
             "armut_three_cards",
@@ -134,7 +130,7 @@ def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
                 action=call,
             )
         hand.remove(card)
-    suit_of = deal._order.suit_of
+    suit_of = deal.order.suit_of
     if word == "give":
         left = [c for c in hand if suit_of[c] == 4]
         if left:
@@ -146,7 +142,7 @@ def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
             )
     else:
         trumps = sum(1 for c in cards if suit_of[c] == 4)
-        plain_in_hand = sum(1 for c in deal._hands[seat] if suit_of[c] != 4)
+        plain_in_hand = sum(1 for c in deal.hands[seat] if suit_of[c] != 4)
         if trumps > max(0, 3 - plain_in_hand):
             raise IllegalActionError(
                 "armut_return_plain",
@@ -156,19 +152,19 @@ def check_exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> None:
             )
 
 
-def exchange(deal: DoppelkopfDeal, call: Call, seat: int) -> list[Event]:
+def exchange(deal: DealState, call: Call, seat: int) -> list[Event]:
     to = deal.armut_partner if deal.phase == "armut_give" else deal.armut_by
     assert to is not None
     for card in call.cards:
-        deal._hands[seat].remove(card)
-    deal._hands[to].extend(call.cards)
-    trumps = trumps_in(deal, call.cards)
+        deal.hands[seat].remove(card)
+    deal.hands[to].extend(call.cards)
+    trumps = deal.trumps_in(call.cards)
     new: list[Event] = [ArmutCardsPassed(seat, to, call.word, len(call.cards), trumps)]
     if deal.phase == "armut_give":
-        deal._armut_given = call.cards
+        deal.armut_given = call.cards
         deal.phase = "armut_return"
     else:
-        deal._armut_returned = call.cards
+        deal.armut_returned = call.cards
         deal.armut_returned_trumps = trumps
         new.extend(start_play(deal))
     return new

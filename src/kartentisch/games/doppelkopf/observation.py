@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
+from kartentisch.games.doppelkopf.state import DealState
+from kartentisch.games.doppelkopf.trumps import sort_hand
 from kartentisch.tricks import PlayedTrick
 
 if TYPE_CHECKING:
-    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
     from kartentisch.games.doppelkopf.scoring import Announcement, GameScore
 
 __all__ = ["DoppelkopfObservation", "observe"]
@@ -99,12 +100,10 @@ class DoppelkopfObservation:
         return out
 
 
-def observe(deal: DoppelkopfDeal, seat: int) -> DoppelkopfObservation:
+def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
     """The observation of ``seat`` (raises ValueError for a seat not at the table)."""
     if not 0 <= seat < deal.num_seats:
         raise ValueError(f"no seat {seat} at a {deal.num_seats}-player table")
-    from kartentisch.games.doppelkopf.deal import sort_hand
-
     over = deal.outcome is not None
     play = deal.trick_play
     order = deal.order
@@ -165,7 +164,7 @@ def observe(deal: DoppelkopfDeal, seat: int) -> DoppelkopfObservation:
     )
 
 
-def _revealed(deal: DoppelkopfDeal, seat: int, silent_hidden: bool) -> dict[int, str]:
+def _revealed(deal: DealState, seat: int, silent_hidden: bool) -> dict[int, str]:
     """The parties the table has seen (claimed ones: a wrong announcement misleads)."""
     out: dict[int, str] = {}
     if deal.outcome == "played":

@@ -9,19 +9,17 @@ an :class:`Offence`, which the Kulanzregel lets its player take back before
 the next card (:func:`take_back`). The last card hands the facts of the game
 to :func:`score_game` (:func:`finish`).
 
-These functions change a :class:`DoppelkopfDeal` that has already accepted
+These functions change a :class:`DealState` that has already accepted
 the action; the deal keeps the record of actions and events.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from kartentisch.cards import Card
 from kartentisch.engine import Event
-from kartentisch.games.doppelkopf.declarations import QUEEN_OF_CLUBS, augen_of
 from kartentisch.games.doppelkopf.events import (
     AnnouncementTakenBack,
     CardPlayed,
@@ -38,14 +36,11 @@ from kartentisch.games.doppelkopf.scoring import (
     ScoringTrick,
     score_game,
 )
-from kartentisch.games.doppelkopf.trumps import is_normal_order, sort_hand
+from kartentisch.games.doppelkopf.state import DealState, Offence
+from kartentisch.games.doppelkopf.trumps import QUEEN_OF_CLUBS, augen_of, is_normal_order, sort_hand
 from kartentisch.tricks import TRUMP, TrickPlay
 
-if TYPE_CHECKING:
-    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
-
 __all__ = [
-    "Offence",
     "alone_type",
     "clarify_hochzeit",
     "finish",
@@ -63,41 +58,31 @@ __all__ = [
 _card_played: Final = functools.cache(CardPlayed)
 
 
-@dataclass(slots=True)
-class Offence:
-    """A revoke or a wrong announcement accepted in table mode (Kulanz may undo it)."""
-
-    seat: int
-    kind: str  # "revoke" or "announcement"
-    cards_played: int
-    word: str = ""
-
-
 # -- the start -------------------------------------------------------------------
 
 
-def start_play(deal: DoppelkopfDeal) -> list[Event]:
-    hands = deal._hands
+def start_play(deal: DealState) -> list[Event]:
+    hands = deal.hands
     holders = [s for s in deal.playing for _ in range(hands[s].count(QUEEN_OF_CLUBS))]
     leader = deal.ask_order[0]
-    solo = deal._solo
+    solo = deal.solo_claim
     if solo is not None:
         deal.game_type = solo.kind
         deal.solo = True
         deal.ouvert = solo.ouvert
         deal.soloist = solo.seat
-        deal._re_party = frozenset({solo.seat})
+        deal.re_party = frozenset({solo.seat})
         deal.pflicht = solo.pflicht
         if deal.pflicht:
             leader = solo.seat
     elif deal.armut_by is not None:
         deal.game_type = "armut"
         # Natural partners: the Alten holders are Re; a Hochzeit asked takes the poor one in.
-        initial = [s for s in deal.playing for c in deal._initial[s] if c == QUEEN_OF_CLUBS]
+        initial = [s for s in deal.playing for c in deal.initial_hands[s] if c == QUEEN_OF_CLUBS]
         re = set(initial)
         if len(re) == 1:
             re.add(deal.armut_by)
-        deal._re_party = frozenset(re)
+        deal.re_party = frozenset(re)
     elif deal.hochzeit_by is not None:
         deal.game_type = "hochzeit"
     elif len(set(holders)) == 1:
@@ -105,16 +90,16 @@ def start_play(deal: DoppelkopfDeal) -> list[Event]:
         deal.solo = True
         deal.silent = True
         deal.soloist = holders[0]
-        deal._re_party = frozenset(holders)
+        deal.re_party = frozenset(holders)
     else:
         deal.game_type = "normal"
-        deal._re_party = frozenset(holders)
-    deal._reorder()
+        deal.re_party = frozenset(holders)
+    deal.reorder()
     deal.phase = "play"
-    deal._play = TrickPlay(deal._order, deal._hands, deal.playing, leader)
+    deal.trick_play = TrickPlay(deal.order, deal.hands, deal.playing, leader)
     scharfe_live = is_normal_order(deal.game_type, deal.options.solo_style)
     public_type = "normal" if deal.silent else deal.game_type
-    open_hand = sort_hand(deal._hands[solo.seat], deal._order) if solo and solo.ouvert else ()
+    open_hand = sort_hand(deal.hands[solo.seat], deal.order) if solo and solo.ouvert else ()
     return [
         PlayStarted(
             public_type,
@@ -128,7 +113,7 @@ def start_play(deal: DoppelkopfDeal) -> list[Event]:
     ]
 
 
-def alone_type(deal: DoppelkopfDeal) -> str:
+def alone_type(deal: DealState) -> str:
     """A silent or partnerless Hochzeit: the Trumpfsolo (DDV: the ♦ solo)."""
     return "diamonds" if deal.options.scoring == "ddv" else "trump"
 
@@ -136,16 +121,16 @@ def alone_type(deal: DoppelkopfDeal) -> str:
 # -- the cards -------------------------------------------------------------------
 
 
-def play_card(deal: DoppelkopfDeal, card: Card, mover: int) -> list[Event]:
+def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
     """Play ``card`` (already checked) for the seat to move; the events it caused."""
-    play = deal._play
+    play = deal.trick_play
     assert play is not None
     trick_no = len(play.tricks) + 1
     new: list[Event] = [_card_played(mover, card, trick_no)]
     if deal.options.table_mode and play.is_revoke(mover, card):
-        deal._offences.append(Offence(mover, "revoke", deal._cards_played + 1))
+        deal.offences.append(Offence(mover, "revoke", deal.cards_played + 1))
     done = play.play(mover, card)
-    deal._cards_played += 1
+    deal.cards_played += 1
     if done is not None:
         winner = done.winner
         assert winner is not None
@@ -157,12 +142,12 @@ def play_card(deal: DoppelkopfDeal, card: Card, mover: int) -> list[Event]:
     return new
 
 
-def clarify_hochzeit(deal: DoppelkopfDeal) -> list[Event]:
+def clarify_hochzeit(deal: DealState) -> list[Event]:
     """Look for the Hochzeit partner in the tricks so far (seed 003, TSR 4.4)."""
-    play = deal._play
+    play = deal.trick_play
     holder = deal.hochzeit_by
     assert play is not None and holder is not None
-    suit_of = deal._order.suit_of
+    suit_of = deal.order.suit_of
     limit = deal.options.hochzeit_tricks
     for number, trick in enumerate(play.tricks[:limit], start=1):
         winner = trick.winner
@@ -173,85 +158,85 @@ def clarify_hochzeit(deal: DoppelkopfDeal) -> list[Event]:
         if rule == "first_trick" or (rule == "first_trump") == led_trump:
             deal.hochzeit_partner = winner
             deal.hochzeit_trick = number
-            deal._re_party = frozenset({holder, winner})
+            deal.re_party = frozenset({holder, winner})
             return [HochzeitPartnerFound(holder, winner, number)]
     if len(play.tricks) >= limit:
         deal.hochzeit_trick = limit
-        deal._re_party = frozenset({holder})
+        deal.re_party = frozenset({holder})
         return [HochzeitAlone(holder, limit)]
     return []
 
 
-def _undo_hochzeit(deal: DoppelkopfDeal) -> None:
+def _undo_hochzeit(deal: DealState) -> None:
     deal.hochzeit_partner = None
     deal.hochzeit_trick = None
-    deal._re_party = None
+    deal.re_party = None
     clarify_hochzeit(deal)
 
 
 # -- Kulanz (table mode) ----------------------------------------------------------
 
 
-def offenders(deal: DoppelkopfDeal) -> frozenset[int]:
+def offenders(deal: DealState) -> frozenset[int]:
     """Seats of the party that offended first (table mode), offences not taken back.
 
     Seed 003 § Falsch bedient: the offending party is scored schwarz; a
     later offence by the other party changes nothing.
     """
-    if not deal._offences:
+    if not deal.offences:
         return frozenset()
-    first = _party_at_end(deal, deal._offences[0].seat)
-    return frozenset(o.seat for o in deal._offences if _party_at_end(deal, o.seat) == first)
+    first = _party_at_end(deal, deal.offences[0].seat)
+    return frozenset(o.seat for o in deal.offences if _party_at_end(deal, o.seat) == first)
 
 
-def _party_at_end(deal: DoppelkopfDeal, seat: int) -> str:
-    re = deal._re_party
+def _party_at_end(deal: DealState, seat: int) -> str:
+    re = deal.re_party
     if re is None and deal.hochzeit_by is not None:
         re = frozenset({deal.hochzeit_by})
     return "re" if re is not None and seat in re else "kontra"
 
 
-def take_back_offence(deal: DoppelkopfDeal, seat: int) -> Offence | None:
+def take_back_offence(deal: DealState, seat: int) -> Offence | None:
     """Kulanzregel: the seat's own latest offence, if no card has been played since."""
-    if deal._play is None or deal.outcome is not None:
+    if deal.trick_play is None or deal.outcome is not None:
         return None
-    for offence in reversed(deal._offences):
-        if offence.cards_played != deal._cards_played:
+    for offence in reversed(deal.offences):
+        if offence.cards_played != deal.cards_played:
             return None
         if offence.seat == seat:
             return offence
     return None
 
 
-def take_back(deal: DoppelkopfDeal, seat: int) -> list[Event]:
+def take_back(deal: DealState, seat: int) -> list[Event]:
     offence = take_back_offence(deal, seat)
-    assert offence is not None and deal._play is not None
-    deal._offences.remove(offence)
+    assert offence is not None and deal.trick_play is not None
+    deal.offences.remove(offence)
     if offence.kind == "announcement":
         for i in range(len(deal.announcements) - 1, -1, -1):
             a = deal.announcements[i]
             if a.seat == seat and a.word == offence.word:
                 del deal.announcements[i]
-                deal._announce_epoch += 1
+                deal.announce_epoch += 1
                 break
         return [AnnouncementTakenBack(seat, offence.word)]
-    completed = not deal._play.trick.cards
-    card = deal._play.unplay()
-    deal._cards_played -= 1
+    completed = not deal.trick_play.trick.cards
+    card = deal.trick_play.unplay()
+    deal.cards_played -= 1
     if completed and deal.game_type == "hochzeit":
         _undo_hochzeit(deal)
-    return [CardTakenBack(seat, card, len(deal._play.tricks) + 1)]
+    return [CardTakenBack(seat, card, len(deal.trick_play.tricks) + 1)]
 
 
 # -- the end ---------------------------------------------------------------------
 
 
-def party_augen(deal: DoppelkopfDeal) -> dict[str, int]:
+def party_augen(deal: DealState) -> dict[str, int]:
     """Augen taken so far by each party (by seat before the parties are known)."""
-    play = deal._play
+    play = deal.trick_play
     if play is None:
         return {"re": 0, "kontra": 0}
-    re = deal._re_party or frozenset()
+    re = deal.re_party or frozenset()
     out = {"re": 0, "kontra": 0}
     for trick in play.tricks:
         assert trick.winner is not None
@@ -259,17 +244,17 @@ def party_augen(deal: DoppelkopfDeal) -> dict[str, int]:
     return out
 
 
-def game_facts(deal: DoppelkopfDeal) -> GameFacts:
+def game_facts(deal: DealState) -> GameFacts:
     """The facts of the finished game, as :func:`score_game` reads them."""
-    play = deal._play
-    assert play is not None and deal._re_party is not None
+    play = deal.trick_play
+    assert play is not None and deal.re_party is not None
     solo = deal.solo
     game_type = deal.game_type
     if game_type == "hochzeit" and deal.hochzeit_partner is None:
         game_type = alone_type(deal)
         solo = True
     offending = offenders(deal)
-    offences = {(o.seat, o.word) for o in deal._offences if o.kind == "announcement"}
+    offences = {(o.seat, o.word) for o in deal.offences if o.kind == "announcement"}
     kept: list[Announcement] = []
     for a in deal.announcements:
         if (a.seat, a.word) in offences:
@@ -285,7 +270,7 @@ def game_facts(deal: DoppelkopfDeal) -> GameFacts:
         rules=deal.options.scoring,
         seats=deal.playing,
         table_size=deal.options.players,
-        re_party=deal._re_party,
+        re_party=deal.re_party,
         game_type=game_type,
         solo=solo,
         ouvert=deal.ouvert,
@@ -296,7 +281,7 @@ def game_facts(deal: DoppelkopfDeal) -> GameFacts:
                 for t in play.tricks
             ]
         ),
-        trumps=deal.options.deck_cards() & deal._order.suit_cards[TRUMP],
+        trumps=deal.options.deck_cards() & deal.order.suit_cards[TRUMP],
         scharfe_aces=_scharfe_live(deal, "aces"),
         offenders=offending,
         bock_multiplier=deal.bock_multiplier,
@@ -304,29 +289,29 @@ def game_facts(deal: DoppelkopfDeal) -> GameFacts:
     )
 
 
-def _scharfe_live(deal: DoppelkopfDeal, part: str) -> bool:
+def _scharfe_live(deal: DealState, part: str) -> bool:
     if not is_normal_order(deal.game_type, deal.options.solo_style):
         return False
     return (deal.scharfe_aces_by if part == "aces" else deal.scharfe_kings_by) is not None
 
 
-def finish(deal: DoppelkopfDeal) -> DealEnded:
-    if deal.game_type == "hochzeit" and deal.hochzeit_partner is None and deal._re_party is None:
+def finish(deal: DealState) -> DealEnded:
+    if deal.game_type == "hochzeit" and deal.hochzeit_partner is None and deal.re_party is None:
         assert deal.hochzeit_by is not None
-        deal._re_party = frozenset({deal.hochzeit_by})
+        deal.re_party = frozenset({deal.hochzeit_by})
     facts = game_facts(deal)
     # The engine's facts hold by construction: only whether every card was played
     # (a game with offenders may end early in table mode) is passed on.
-    play = deal._play
+    play = deal.trick_play
     assert play is not None
     score = score_game(facts, complete=not any(play.hands))
     deal.score = score
-    deal._end("played")
-    assert deal._re_party is not None
+    deal.end("played")
+    assert deal.re_party is not None
     return DealEnded(
         facts.game_type,
         facts.solo,
-        tuple(sorted(deal._re_party)),
+        tuple(sorted(deal.re_party)),
         {str(p): n for p, n in score.augen.items()},
         score.winner,
         tuple(score.points),

@@ -60,11 +60,11 @@ from typing import TYPE_CHECKING, Any, Final
 from kartentisch.errors import IllegalActionError, NotationError
 from kartentisch.games.doppelkopf.actions import HOCHZEIT_RULES, Action, Call, parse_action
 from kartentisch.games.doppelkopf.declarations import (
-    QUEEN_OF_CLUBS,
     may_declare_armut,
     scharfe_parts,
     solo_options,
 )
+from kartentisch.games.doppelkopf.trumps import QUEEN_OF_CLUBS
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.deal import DoppelkopfDeal

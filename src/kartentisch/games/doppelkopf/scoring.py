@@ -41,17 +41,17 @@ from kartentisch.games.doppelkopf.scoring_base import (
     ScoringError,
     ScoringTrick,
     Word,
-    _prepare,
     augen_of,
     other_party,
+    prepare_game,
     stages_below,
     trick_augen,
 )
 from kartentisch.games.doppelkopf.scoring_base import PARTIES as PARTIES
 from kartentisch.games.doppelkopf.scoring_base import RotGehtRum as RotGehtRum
 from kartentisch.games.doppelkopf.scoring_base import Rules as Rules
-from kartentisch.games.doppelkopf.scoring_ddv import _score_ddv
-from kartentisch.games.doppelkopf.scoring_house import _score_house
+from kartentisch.games.doppelkopf.scoring_ddv import score_ddv
+from kartentisch.games.doppelkopf.scoring_house import score_house
 
 __all__ = [
     "AUGEN",
@@ -86,5 +86,5 @@ def score_game(facts: GameFacts, *, complete: bool | None = None) -> GameScore:
     construction, passes ``complete`` (whether every card was played) and the
     checks are skipped.
     """
-    game = _prepare(facts, complete)
-    return _score_house(game) if game.house else _score_ddv(game)
+    game = prepare_game(facts, complete)
+    return score_house(game) if game.house else score_ddv(game)

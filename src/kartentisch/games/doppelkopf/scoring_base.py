@@ -30,6 +30,7 @@ __all__ = [
     "STAGES",
     "WORDS",
     "Announcement",
+    "CheckedGame",
     "ExtraPoint",
     "GameFacts",
     "GameScore",
@@ -40,8 +41,17 @@ __all__ = [
     "ScoringTrick",
     "Word",
     "augen_of",
+    "count_extras",
+    "extra_points",
+    "extras_line",
+    "is_below",
     "other_party",
+    "plural",
+    "prepare_game",
+    "seat_list",
+    "signed",
     "stages_below",
+    "term",
     "trick_augen",
 ]
 
@@ -254,26 +264,26 @@ def stages_below(augen: int, tricks: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _below(level: int, augen: int, tricks: int) -> bool:
+def is_below(level: int, augen: int, tricks: int) -> bool:
     """Whether a party with ``augen`` in ``tricks`` tricks is below stage ``level``."""
     if level == 4:
         return tricks == 0
     return augen < _STAGE_LIMIT[level]
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def _term(n: int) -> str:
+def term(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
 
 
-def _seat_list(seats: Iterable[int]) -> str:
+def seat_list(seats: Iterable[int]) -> str:
     items = sorted(seats)
     return ("seat " if len(items) == 1 else "seats ") + ", ".join(str(s) for s in items)
 
@@ -282,7 +292,7 @@ def _seat_list(seats: Iterable[int]) -> str:
 
 
 @dataclass(slots=True)
-class _Game:
+class CheckedGame:
     """The checked facts and the counts derived from them."""
 
     facts: GameFacts
@@ -421,7 +431,7 @@ def _check_announcements(f: GameFacts) -> None:
             )
 
 
-def _prepare(f: GameFacts, complete: bool | None = None) -> _Game:
+def prepare_game(f: GameFacts, complete: bool | None = None) -> CheckedGame:
     if complete is None:
         _check_layout(f)
         complete = _check_tricks(f)
@@ -452,13 +462,15 @@ def _prepare(f: GameFacts, complete: bool | None = None) -> _Game:
     if f.solo and f.rules == "ddv" and f.ouvert and f.game_type != "null":
         # Seed 003 § Soli: an ouvert solo includes "schwarz" against the opponents.
         announced["re"] = frozenset(range(5))
-    return _Game(f, augen, won, complete, offending, announced, doublings, parties, trick_augen)
+    return CheckedGame(
+        f, augen, won, complete, offending, announced, doublings, parties, trick_augen
+    )
 
 
 # -- extra points -------------------------------------------------------------------
 
 
-def _extras(g: _Game) -> tuple[list[ExtraPoint], int]:
+def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
     """The extra points of a non-solo game, and the number of Rot-geht-rum tricks."""
     f = g.facts
     out: list[ExtraPoint] = []
@@ -488,7 +500,7 @@ def _extras(g: _Game) -> tuple[list[ExtraPoint], int]:
     return out, red_tricks
 
 
-def _extras_line(extras: Sequence[ExtraPoint], unit: int) -> str:
+def extras_line(extras: Sequence[ExtraPoint], unit: int) -> str:
     if not extras:
         return "Extra points: none."
     parts = []
@@ -498,5 +510,5 @@ def _extras_line(extras: Sequence[ExtraPoint], unit: int) -> str:
     return f"Extra points ({unit} each): " + ", ".join(parts) + "."
 
 
-def _count(extras: Iterable[ExtraPoint], party: Party) -> int:
+def count_extras(extras: Iterable[ExtraPoint], party: Party) -> int:
     return sum(1 for e in extras if e.party == party)

@@ -13,16 +13,16 @@ from typing import Final
 from kartentisch.games.doppelkopf.scoring_base import (
     PARTIES,
     STAGES,
+    CheckedGame,
     ExtraPoint,
     GameScore,
     Party,
-    _count,
-    _extras,
-    _extras_line,
-    _Game,
-    _seat_list,
-    _signed,
+    count_extras,
+    extra_points,
+    extras_line,
     other_party,
+    seat_list,
+    signed,
     stages_below,
 )
 
@@ -37,7 +37,9 @@ _AGAINST: Final[Mapping[int, int]] = {1: 120, 2: 90, 3: 60, 4: 30}
 # -- DDV (TSR 7) -------------------------------------------------------------------------
 
 
-def _ddv_wins(g: _Game, party: Party, augen: Mapping[Party, int], won: Mapping[Party, int]) -> bool:
+def _ddv_wins(
+    g: CheckedGame, party: Party, augen: Mapping[Party, int], won: Mapping[Party, int]
+) -> bool:
     """TSR 7.1.2 (Re) / 7.1.3 (Kontra): whether ``party`` reached its goal."""
     o = other_party(party)
     own_top = max(g.announced[party], default=0)
@@ -59,7 +61,7 @@ def _ddv_wins(g: _Game, party: Party, augen: Mapping[Party, int], won: Mapping[P
     return augen[party] >= need
 
 
-def _score_ddv(g: _Game) -> GameScore:
+def score_ddv(g: CheckedGame) -> GameScore:
     f = g.facts
     lines = [f"Augen: Re {g.augen['re']}, Kontra {g.augen['kontra']}."]
     # The Augen and tricks the result is judged on (an offending party counts as schwarz).
@@ -71,7 +73,7 @@ def _score_ddv(g: _Game) -> GameScore:
         augen = {winner: 240, g.offending: 0}
         won = {winner: len(f.tricks) or 1, g.offending: 0}
         lines.append(
-            f"{g.offending.capitalize()} offended ({_seat_list(f.offenders)}): it is scored as "
+            f"{g.offending.capitalize()} offended ({seat_list(f.offenders)}): it is scored as "
             f"schwarz and loses its extra points; {winner.capitalize()} wins "
             "(seed 003 § Falsch bedient, table mode)."
         )
@@ -117,19 +119,19 @@ def _score_ddv(g: _Game) -> GameScore:
                 if level and augen[p] >= _AGAINST[level]:
                     items.append((p, 1, f"{_AGAINST[level]} Augen against {STAGES[level - 1]}"))
 
-    found, _ = _extras(g)
+    found, _ = extra_points(g)
     extras = [e for e in found if e.party != g.offending]
     if not f.solo and winner == "kontra":
         extras.append(ExtraPoint("kontra", "gegen_die_alten", None))
     if winner is None:
         winner = "re" if augen["re"] > augen["kontra"] else "kontra"
     for p, pts, what in items:
-        lines.append(f"{what[0].upper()}{what[1:]}: {_signed(pts)} for {p.capitalize()}.")
+        lines.append(f"{what[0].upper()}{what[1:]}: {signed(pts)} for {p.capitalize()}.")
     if not f.solo:
-        lines.append(_extras_line(extras, 1))
+        lines.append(extras_line(extras, 1))
 
     re_value = sum(pts if p == "re" else -pts for p, pts, _ in items)
-    re_value += _count(extras, "re") - _count(extras, "kontra")
+    re_value += count_extras(extras, "re") - count_extras(extras, "kontra")
     multiplier = 2 if f.ouvert and g.null else 1
     if multiplier == 2:
         lines.append("Ouvert Nullsolo: ×2 (seed 003 § Solo).")
@@ -142,11 +144,11 @@ def _score_ddv(g: _Game) -> GameScore:
         (soloist,) = f.re_party
         points[soloist] = 3 * re_value
         lines.append(
-            f"Solo: the soloist (seat {soloist}) scores 3 × {_signed(re_value)}, "
-            f"each opponent {_signed(-re_value)} (TSR 7.2.4)."
+            f"Solo: the soloist (seat {soloist}) scores 3 × {signed(re_value)}, "
+            f"each opponent {signed(-re_value)} (TSR 7.2.4)."
         )
     else:
-        lines.append(f"Re {_signed(re_value)} each, Kontra {_signed(-re_value)} each.")
+        lines.append(f"Re {signed(re_value)} each, Kontra {signed(-re_value)} each.")
     return GameScore(
         augen=dict(g.augen),
         winner=winner,

@@ -12,24 +12,24 @@ from __future__ import annotations
 from kartentisch.games.doppelkopf.scoring_base import (
     PARTIES,
     STAGES,
+    CheckedGame,
     GameScore,
     Party,
-    _below,
-    _count,
-    _extras,
-    _extras_line,
-    _Game,
-    _plural,
-    _seat_list,
-    _term,
+    count_extras,
+    extra_points,
+    extras_line,
+    is_below,
     other_party,
+    plural,
+    seat_list,
     stages_below,
+    term,
 )
 
 # -- house rules ---------------------------------------------------------------------
 
 
-def _house_normal_winner(g: _Game, lines: list[str]) -> Party:
+def _house_normal_winner(g: CheckedGame, lines: list[str]) -> Party:
     a = g.augen
     missed = {p: _missed(g, p) for p in PARTIES}
     basic: Party = "re" if a["re"] >= 121 else "kontra"
@@ -51,23 +51,23 @@ def _house_normal_winner(g: _Game, lines: list[str]) -> Party:
     return basic
 
 
-def _missed(g: _Game, party: Party) -> bool:
+def _missed(g: CheckedGame, party: Party) -> bool:
     levels = g.announced[party]
     top = max(levels, default=0)
     if top == 0:
         return False
     o = other_party(party)
-    return not _below(top, g.augen[o], g.tricks_won[o])
+    return not is_below(top, g.augen[o], g.tricks_won[o])
 
 
-def _house_solo_winner(g: _Game, lines: list[str]) -> Party:
+def _house_solo_winner(g: CheckedGame, lines: list[str]) -> Party:
     f = g.facts
     a, n = g.augen, g.tricks_won
     if g.null:
         won = n["re"] == 0
         lines.append(
             "Nullsolo: the soloist "
-            + ("took no trick and wins." if won else f"took {_plural(n['re'], 'trick')} and loses.")
+            + ("took no trick and wins." if won else f"took {plural(n['re'], 'trick')} and loses.")
         )
     elif f.ouvert:
         won = n["kontra"] == 0
@@ -85,13 +85,13 @@ def _house_solo_winner(g: _Game, lines: list[str]) -> Party:
     return "re" if won else "kontra"
 
 
-def _score_house(g: _Game) -> GameScore:
+def score_house(g: CheckedGame) -> GameScore:
     f = g.facts
     lines = [f"Augen: Re {g.augen['re']}, Kontra {g.augen['kontra']}."]
     if g.offending is not None:
         winner = other_party(g.offending)
         lines.append(
-            f"{g.offending.capitalize()} offended ({_seat_list(f.offenders)}: falsch bedient / "
+            f"{g.offending.capitalize()} offended ({seat_list(f.offenders)}: falsch bedient / "
             f"falsche Ansage): it is schwarz and loses its extra points; "
             f"{winner.capitalize()} wins (seed 003 § Falsch bedient)."
         )
@@ -107,19 +107,19 @@ def _score_house(g: _Game) -> GameScore:
         stages: tuple[str, ...] = STAGES
     else:
         stages = stages_below(g.augen[loser], g.tricks_won[loser])
-    found, red_tricks = _extras(g)
+    found, red_tricks = extra_points(g)
     extras = tuple(e for e in found if e.party != g.offending)
     lines.append(
         f"Stages reached by {winner.capitalize()}: "
         + (", ".join(stages) + f" (+{10 * len(stages)})." if stages else "none.")
     )
-    lines.append(_extras_line(extras, 10))
-    own, their = _count(extras, winner), _count(extras, loser)
+    lines.append(extras_line(extras, 10))
+    own, their = count_extras(extras, winner), count_extras(extras, loser)
     game = 10 if winner == "re" else 20
     base = game + 10 * len(stages) + 10 * (own - their)
     lines.append(
-        f"Base: {game} ({winner.capitalize()} wins) {_term(10 * len(stages))} (stages) "
-        f"{_term(10 * (own - their))} (extra points {own}:{their}) = {base}."
+        f"Base: {game} ({winner.capitalize()} wins) {term(10 * len(stages))} (stages) "
+        f"{term(10 * (own - their))} (extra points {own}:{their}) = {base}."
     )
     multiplier = (1 << g.doublings) * f.bock_multiplier
     lines.append(_announcement_line(g))
@@ -130,7 +130,7 @@ def _score_house(g: _Game) -> GameScore:
     winners = [s for s in f.seats if f.party_of(s) == winner]
     for s in winners:
         points[s] = value
-    lines.append(f"Value: {base} × {multiplier} = {value} to {_seat_list(winners)}; losers 0.")
+    lines.append(f"Value: {base} × {multiplier} = {value} to {seat_list(winners)}; losers 0.")
     bock, why = _house_bock(g, winner, red_tricks)
     if bock:
         lines.append("Bock: " + why + ".")
@@ -147,7 +147,7 @@ def _score_house(g: _Game) -> GameScore:
     )
 
 
-def _announcement_line(g: _Game) -> str:
+def _announcement_line(g: CheckedGame) -> str:
     parts = []
     for p in PARTIES:
         levels = sorted(g.announced[p])
@@ -161,7 +161,7 @@ def _announcement_line(g: _Game) -> str:
     return f"Announcements: {'; '.join(parts)}: ×2 each, ×{(1 << g.doublings)}."
 
 
-def _house_solo_value(g: _Game, winner: Party, lines: list[str]) -> GameScore:
+def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameScore:
     f = g.facts
     trump = f.game_type == "trump"
     name = "Trumpfsolo" if trump else "solo"
@@ -195,7 +195,7 @@ def _house_solo_value(g: _Game, winner: Party, lines: list[str]) -> GameScore:
     )
 
 
-def _house_bock(g: _Game, winner: Party, red_tricks: int) -> tuple[bool, str]:
+def _house_bock(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[bool, str]:
     """Seed 003 § Böcke: a lost announcement, 120:120; option: Rot geht rum."""
     f = g.facts
     loser = other_party(winner)

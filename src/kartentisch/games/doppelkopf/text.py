@@ -16,9 +16,10 @@ from typing import Any
 from kartentisch.errors import IllegalActionError, NotationError
 from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Call
-from kartentisch.games.doppelkopf.deal import DoppelkopfDeal, sort_hand
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
+from kartentisch.games.doppelkopf.trumps import sort_hand
 from kartentisch.i18n import card_text, cards_text, describe_refusal, lookup, t, translate
 
 __all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label", "typed_call"]

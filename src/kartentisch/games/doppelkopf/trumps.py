@@ -30,8 +30,11 @@ from kartentisch.cards import Card, Rank, Suit
 from kartentisch.tricks import TrickOrder
 
 __all__ = [
+    "AUGEN",
     "NORMAL_TYPES",
     "PLAIN_RANKS",
+    "QUEEN_OF_CLUBS",
+    "augen_of",
     "is_normal_order",
     "sort_hand",
     "trick_order",
@@ -48,6 +51,13 @@ _SUIT_SOLI: Final = {
 }
 #: The order of non-trump cards within a suit (seed 003, TSR 2.3).
 PLAIN_RANKS: Final = "A 10 K Q J 9"
+#: The Alte: who holds both plays a Hochzeit; the two holders are Re in a normal game.
+QUEEN_OF_CLUBS: Final = Card("QC")
+#: Card points (Augen) by card number: A 11, 10 10, K 4, Q 3, J 2, 9 0.
+AUGEN: Final = tuple(
+    {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2}.get(Card(i).rank, 0)
+    for i in range(52)
+)
 
 _DULLE: Final = Card("10H")
 _QUEENS: Final = tuple(Card.of(Rank.QUEEN, s) for s in Suit)
@@ -95,6 +105,16 @@ def trump_cards(
     if game_type in ("no_trump", "null", "fleischlos"):
         return ()
     raise ValueError(f"unknown Doppelkopf game type {game_type!r}")
+
+
+def augen_of(cards: Sequence[Card]) -> int:
+    """The card points in ``cards``.
+
+    >>> from kartentisch.cards import parse_cards
+    >>> augen_of(parse_cards("AH 10H KS QC JD 9D"))
+    30
+    """
+    return sum(map(AUGEN.__getitem__, cards))
 
 
 @functools.cache
