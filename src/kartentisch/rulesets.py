@@ -352,14 +352,6 @@ Kartentisch reads version 1
             f"a rule set must be a table (an object) of keys and values, not {_shown(data)}",
             "rules_not_object",
         )
-    for key in data:
-        if key not in TOP_KEYS:
-            raise RulesError(
-                f"unknown key {_shown(key)} in the rule set: the keys are {', '.join(TOP_KEYS)}",
-                "rules_key",
-                key=str(key)[:40],
-                keys=", ".join(TOP_KEYS),
-            )
     if FORMAT_KEY not in data:
         raise RulesError(
             f"not a rule set: the key {FORMAT_KEY} (the format version, {FORMAT_VERSION}) "
@@ -377,6 +369,14 @@ Kartentisch reads version 1
             version=str(version)[:40],
             supported=FORMAT_VERSION,
         )
+    for key in data:
+        if key not in TOP_KEYS:
+            raise RulesError(
+                f"unknown key {_shown(key)} in the rule set: the keys are {', '.join(TOP_KEYS)}",
+                "rules_key",
+                key=str(key)[:40],
+                keys=", ".join(TOP_KEYS),
+            )
     if "game" not in data:
         raise RulesError(
             f"the rule set names no game: rule sets are for {', '.join(rules_games())}",
