@@ -448,3 +448,39 @@ def test_a_rule_set_as_text(lang: str) -> None:
     assert not any(line.startswith("  * ") for line in unchanged)
     assert unchanged[:2] == [translate(lang, "term.rules.name", name="DDV"), unchanged[1]]
     assert unchanged[3] == translate(lang, "term.rules.unchanged")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner),
+    max_leaves=12,
+)
+near_documents = st.fixed_dictionaries(
+    {},
+    optional={
+        "kartentisch-rules": st.sampled_from([1, 1, 1, 2, True, "1", 1.0]),
+        "game": st.sampled_from(["doppelkopf", "doko", "slapjack", "chess"]) | json_values,
+        "preset": st.sampled_from(["house", "ddv"]) | json_values,
+        "name": texts | json_values,
+        "description": json_values,
+        "options": st.dictionaries(
+            st.sampled_from([o.name for o in SCHEMA.options]) | st.text(max_size=8),
+            json_values | st.sampled_from([True, False, 0, 3, 5, "ddv", "house", ["null"]]),
+            max_size=4,
+        )
+        | json_values,
+        "colour": json_values,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(near_documents | json_values)
+def test_any_json_is_a_rule_set_or_a_refusal_with_a_code(document: Any) -> None:
+    try:
+        rules = rules_from_dict(document)
+    except RulesError as exc:
+        assert exc.code and str(exc)
+        json.dumps(exc.params)  # (the web sends them)
+        return
+    assert parse_rules(dump_rules(rules, "json")) == rules

@@ -58,9 +58,9 @@ class RulesError(OptionError):
     own code for a fault in its options (``unknown_preset``, ``unknown_option``,
     ``range``, ``choice``, ``flag``, ``not_object``, ``needs_sheet_order`` …).
 
-    >>> error = RulesError("unknown key 'colour' …", "rules_key", key="colour")
+    >>> error = RulesError("unknown key 'colour' …", "rules_key", field="colour")
     >>> isinstance(error, OptionError), error.code, error.params
-    (True, 'rules_key', {'key': 'colour'})
+    (True, 'rules_key', {'field': 'colour'})
     """
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -219,6 +219,19 @@ declarations (declarations: sheet); the DDV order has no place for it
             preset=self.preset, **{**spec.presets[self.preset], **self.options}
         )
 
+    def values(self) -> dict[str, Any]:
+        """Every option's value under these rules (the preset's where not overridden),
+        in the schema's order, a list of kinds as a list.
+
+        >>> RuleSet("doppelkopf", "ddv", {"players": 5}).values()["players"]
+        5
+        """
+        options = self.options_object()
+        return {
+            o.name: _plain_value(getattr(options, o.name))
+            for o in _schema_options(_spec(self.game))
+        }
+
     def record_options(self) -> dict[str, Any]:
         """The rules as a record's ``options`` object: the preset and the options that differ
         from it (lists for kinds); ``players`` only if it differs from the preset."""
@@ -273,14 +286,14 @@ def _text_field(key: str, value: Any, most: int) -> str:
         raise RulesError(
             f"{key} must be {what} of at most {most} characters, not {_shown(value)}",
             "rules_field",
-            key=key,
+            field=key,
             max=most,
         )
     if len(value) > most:
         raise RulesError(
             f"{key} must be {what} of at most {most} characters, not {len(value)}",
             "rules_field",
-            key=key,
+            field=key,
             max=most,
         )
     allowed = "" if key == "name" else "\n\t"
@@ -290,7 +303,7 @@ def _text_field(key: str, value: Any, most: int) -> str:
             f"{key} must be {what} of at most {most} characters, "
             f"without control characters such as {control!r}",
             "rules_field",
-            key=key,
+            field=key,
             max=most,
         )
     return value
@@ -374,7 +387,7 @@ Kartentisch reads version 1
             raise RulesError(
                 f"unknown key {_shown(key)} in the rule set: the keys are {', '.join(TOP_KEYS)}",
                 "rules_key",
-                key=str(key)[:40],
+                field=str(key)[:40],
                 keys=", ".join(TOP_KEYS),
             )
     if "game" not in data:
@@ -534,7 +547,7 @@ def dump_rules(rules: RuleSet, format: Format = "toml") -> str:
             raise RulesError(
                 f"option {name} is null, which TOML cannot write: write the rule set as JSON",
                 "rules_field",
-                key=name,
+                field=name,
             )
     return tomli_w.dumps(data)
 
