@@ -96,6 +96,8 @@ def test_a_document_names_its_preset_and_the_options_that_differ() -> None:
     with pytest.raises(TypeError):
         rules.options["nines"] = False  # type: ignore[index]
     assert hash(rules) == hash(parse_rules(dump_rules(rules)))
+    again = pickle.loads(pickle.dumps(rules))
+    assert again == rules and again.name == "Unsere Runde"
 
 
 def test_the_default_preset_and_an_empty_document() -> None:
@@ -117,6 +119,9 @@ def test_json_is_guessed_by_its_brace_and_aliases_name_the_game() -> None:
     assert rules == RuleSet("doppelkopf", "house", {"bock": False})
     assert rules.game == "doppelkopf"
     assert parse_rules("\ufeff" + HEAD) == parse_rules(HEAD)  # a byte-order mark
+    nulls = '{"kartentisch-rules": 1, "game": "doppelkopf", "preset": null, "name": null, '
+    nulls += '"description": null, "options": null}'
+    assert parse_rules(nulls) == parse_rules(HEAD)  # (null: as if left out)
     # A JSON document read as TOML is malformed TOML, and the other way round.
     assert refusal(text, format="toml").code == "rules_syntax"
     assert refusal(HEAD, format="json").code == "rules_syntax"

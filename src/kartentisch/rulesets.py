@@ -204,6 +204,10 @@ declarations (declarations: sheet); the DDV order has no place for it
     def __hash__(self) -> int:
         return hash((self.game, self.preset, tuple(self.options.items()), self.name))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (a read-only mapping cannot be pickled: the rule set is made again from its parts)
+        return (RuleSet, (self.game, self.preset, dict(self.options), self.name, self.description))
+
     def __repr__(self) -> str:
         return (
             f"RuleSet(game={self.game!r}, preset={self.preset!r}, "
@@ -404,12 +408,18 @@ Kartentisch reads version 1
             game=spec.name,
             expected=expected,
         )
+
+    def given(key: str, default: Any) -> Any:
+        # (a JSON null is the same as the key left out)
+        value = data.get(key)
+        return default if value is None else value
+
     return RuleSet(
         spec.name,
-        data.get("preset", _default_preset(spec)),
-        data.get("options", {}),
-        data.get("name", ""),
-        data.get("description", ""),
+        given("preset", _default_preset(spec)),
+        given("options", {}),
+        given("name", ""),
+        given("description", ""),
     )
 
 
