@@ -11,6 +11,7 @@ __all__ = [
     "NotationError",
     "OptionError",
     "RecordError",
+    "RulesError",
 ]
 
 
@@ -46,6 +47,28 @@ class OptionError(KartentischError):
 
 def _option_error(message: str, code: str, params: dict[str, Any]) -> OptionError:
     return OptionError(message, code, **params)
+
+
+class RulesError(OptionError):
+    """A rule-set document that cannot be read (:mod:`kartentisch.rulesets`).
+
+    ``code`` is ``rules_…`` for a fault of the document itself (``rules_version``,
+    ``rules_game``, ``rules_key``, ``rules_field``, ``rules_syntax``,
+    ``rules_not_object``, ``rules_too_large``, ``rules_file``) and an option's
+    own code for a fault in its options (``unknown_preset``, ``unknown_option``,
+    ``range``, ``choice``, ``flag``, ``not_object``, ``needs_sheet_order`` …).
+
+    >>> error = RulesError("unknown key 'colour' …", "rules_key", field="colour")
+    >>> isinstance(error, OptionError), error.code, error.params
+    (True, 'rules_key', {'field': 'colour'})
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rules_error, (str(self), self.code, self.params))
+
+
+def _rules_error(message: str, code: str, params: dict[str, Any]) -> RulesError:
+    return RulesError(message, code, **params)
 
 
 class DealError(KartentischError):

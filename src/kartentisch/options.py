@@ -73,7 +73,9 @@ class Option:
     its units is (``{"time_limit": 60_000}``: minutes for milliseconds); the
     range under that name is ``low`` and ``high`` divided by it, and only
     whole numbers of it are taken. ``code`` is the refusal's code when it is
-    not the kind's own (``range``, ``flag``, ``choice``).
+    not the kind's own (``range``, ``flag``, ``choice``). ``group`` names the
+    part of the rules the option belongs to (``deck``, ``soli`` …), by which a
+    rule set is shown (:mod:`kartentisch.rulesets`); empty if it belongs to none.
     """
 
     name: str
@@ -84,6 +86,7 @@ class Option:
     nullable: bool = False
     units: Mapping[str, int] = field(default_factory=dict)
     code: str | None = None
+    group: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -167,6 +170,8 @@ class OptionSchema:
     options: tuple[Option, ...]
     #: Names a mapping of options may hold besides the options (``preset``).
     extra: frozenset[str] = frozenset()
+    #: The options' groups in the order they are shown (a group may have no option yet).
+    groups: tuple[str, ...] = ()
 
     def option(self, name: str) -> Option:
         """The option sent under ``name`` (any of its names)."""

@@ -151,12 +151,16 @@ def test_args_namespace_defaults() -> None:
     parser = argparse.ArgumentParser()
     cli.add_play_arguments(parser)
     args = parser.parse_args([])
-    assert (args.rules, args.players, args.bots, args.table_mode) == (
-        "house",
-        4,
+    # Unset rule flags are None (a rule-set file refuses any that is given) ...
+    assert (args.rules, args.preset, args.players, args.bots, args.table_mode) == (
+        None,
+        None,
+        None,
         "heuristic",
         False,
     )
+    # ... and mean the house rules with four players.
+    assert cli.play_options(args) == DoppelkopfOptions()
 
 
 def test_refusals_in_three_languages() -> None:

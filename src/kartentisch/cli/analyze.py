@@ -8,20 +8,37 @@ import sys
 from typing import Any
 
 from kartentisch.analysis import ANALYSERS, analyze
+from kartentisch.errors import RulesError
 from kartentisch.games import GameSpec, get_game
 from kartentisch.i18n import LANGUAGES
 from kartentisch.records import ReplayError, load_record
+from kartentisch.rulesets import RuleSet
 
 __all__ = ["add_analyze_parser", "replay_file"]
 
 
-def replay_file(path: str) -> tuple[GameSpec, Any]:
+def replay_file(path: str, rules: RuleSet | None = None) -> tuple[GameSpec, Any]:
     """The game a record file is of, and the record replayed by its rules.
 
+    With ``rules`` the record is replayed under that rule set instead of its own
+    options (its ``players`` stay the record's unless the rule set sets them).
     Raises :class:`ReplayError` for an action the rules refuse.
     """
     record = load_record(path)
     spec = get_game(record["game"])
+    if rules is not None:
+        if rules.game != spec.name:
+            raise RulesError(
+                f"the rule set is for {rules.game}, but the record is of {spec.name}",
+                "rules_game",
+                game=rules.game,
+                expected=spec.name,
+            )
+        options = rules.record_options()
+        own = record.get("options")
+        if "players" not in options and isinstance(own, dict) and "players" in own:
+            options["players"] = own["players"]
+        record = {**record, "options": options}
     return spec, spec.replay(record)
 
 

@@ -10,9 +10,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from kartentisch.cards import Card
+from kartentisch.cli.rulefiles import read_rules_file, refuse_flags_with_rules
 from kartentisch.cli.tableplay import TableGame, add_seat_arguments, card_text, start_game
 from kartentisch.engine import Event
-from kartentisch.errors import IllegalActionError, NotationError
+from kartentisch.errors import IllegalActionError, KartentischError, NotationError
 from kartentisch.explain import render_lines
 from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
@@ -34,19 +35,28 @@ from kartentisch.games.doppelkopf.events import (
 )
 from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
-from kartentisch.games.doppelkopf.options import DoppelkopfOptions
+from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers, Question
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
 from kartentisch.i18n import card_input, t
 
-__all__ = ["add_play_arguments", "play"]
+__all__ = ["add_play_arguments", "play", "play_options"]
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--rules", choices=("house", "ddv"), default="house", help="rule set (default house)"
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="a rule-set file (TOML or JSON, e.g. examples/rules/with-nines.toml); "
+        "a preset's name (house, ddv) is read as --preset",
     )
-    parser.add_argument("--players", type=int, choices=(4, 5), default=4, help="4 or 5")
+    parser.add_argument(
+        "--preset", choices=tuple(PRESETS), default=None, help="the preset (default house)"
+    )
+    parser.add_argument(
+        "--players", type=int, choices=(4, 5), default=None, help="4 or 5 (default 4)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
     parser.add_argument("--save", metavar="FILE", help="write the session record to FILE")
     parser.add_argument(
@@ -445,10 +455,32 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             self.say(dk(self.lang, "no_bock"))
 
 
+def play_options(args: argparse.Namespace) -> DoppelkopfOptions:
+    """The options ``play doppelkopf``'s flags name: a rule-set file (``--rules FILE``,
+    with no other rule flag), or a preset (``--preset``, or its name as ``--rules``)
+    with ``--players`` and ``--table-mode``."""
+    preset, rules = getattr(args, "preset", None), getattr(args, "rules", None)
+    players, table_mode = getattr(args, "players", None), getattr(args, "table_mode", False)
+    if rules in PRESETS:  # (--rules ddv: the preset, as before rule-set files)
+        if preset is not None and preset != rules:
+            raise KartentischError(f"--rules {rules} and --preset {preset} name two presets")
+        preset, rules = rules, None
+    if rules is not None:
+        refuse_flags_with_rules(
+            {
+                "--preset": preset is not None,
+                "--players": players is not None,
+                "--table-mode": bool(table_mode),
+            }
+        )
+        options: DoppelkopfOptions = read_rules_file(rules, "doppelkopf").options_object()
+        return options
+    overrides: dict[str, object] = {"preset": preset or "house", "players": players or 4}
+    if table_mode:
+        overrides["table_mode"] = True
+    return DoppelkopfOptions.from_dict(overrides)
+
+
 def play(args: argparse.Namespace, read: Callable[[str], str] | None = None) -> int:
     """Run ``kartentisch play doppelkopf`` from parsed arguments."""
-    overrides: dict[str, object] = {"preset": args.rules, "players": args.players}
-    if getattr(args, "table_mode", False):
-        overrides["table_mode"] = True
-    options = DoppelkopfOptions.from_dict(overrides)
-    return start_game(TerminalGame, DoppelkopfMatch, options, args, read)
+    return start_game(TerminalGame, DoppelkopfMatch, play_options(args), args, read)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 from kartentisch import __version__
 from kartentisch.cli.admin import add_admin_parser
 from kartentisch.cli.analyze import add_analyze_parser, replay_file
+from kartentisch.cli.rulefiles import read_rules_file
 from kartentisch.cli.simulate import add_simulate_parser
-from kartentisch.errors import KartentischError
+from kartentisch.errors import KartentischError, RulesError
 from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES, describe_replay_error, translate
 from kartentisch.records import ReplayError
+from kartentisch.rulesets import rules_lines
 
 if TYPE_CHECKING:  # (the web app is imported only when it is served)
     import uvicorn
@@ -39,8 +41,9 @@ def _fail(message: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    rules = read_rules_file(args.rules) if args.rules is not None else None
     try:
-        spec, replayed = replay_file(args.file)
+        spec, replayed = replay_file(args.file, rules)
     except ReplayError as exc:
         if args.lang == "en":  # the engine's words, with the rule code
             return _fail(f"illegal action in {args.file}: {exc}")
@@ -62,6 +65,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    if args.rules is not None:
+        return _rule_set(args)
+    if args.check:
+        return _fail("--check needs --rules FILE: the rule-set file to check")
     try:
         text = rules_text(args.game, args.lang)
     except KartentischError as exc:
@@ -73,6 +80,24 @@ def cmd_rules(args: argparse.Namespace) -> int:
         Console().print(Markdown(text))
     else:
         print(text)
+    return 0
+
+
+def _rule_set(args: argparse.Namespace) -> int:
+    """``rules GAME --rules FILE``: the rule set as text, or (``--check``) only checked."""
+    try:
+        rules = read_rules_file(args.rules, args.game)
+    except RulesError as exc:
+        return _fail(str(exc))
+    if args.check:
+        spec = get_game(rules.game)
+        title = spec.titles.get(args.lang, spec.titles["en"])
+        valid = translate(
+            args.lang, "term.rules.valid", file=args.rules, game=title, preset=rules.preset
+        )
+        print(valid)
+        return 0
+    print("\n".join(rules_lines(rules, args.lang)))
     return 0
 
 
@@ -221,11 +246,29 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a game record (JSON)")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
     replay.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    replay.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="replay the actions under a rule-set file instead of the record's options",
+    )
     replay.set_defaults(func=cmd_replay)
 
-    rules = commands.add_parser("rules", help="print the rules as implemented")
+    rules = commands.add_parser(
+        "rules", help="print the rules as implemented, or a rule-set file (--rules FILE)"
+    )
     rules.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     rules.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    rules.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="print this rule-set file (TOML or JSON) group by group, "
+        "marking what differs from its preset",
+    )
+    rules.add_argument(
+        "--check", action="store_true", help="with --rules: only check the file (exit 0 or 2)"
+    )
     rules.set_defaults(func=cmd_rules)
 
     add_simulate_parser(commands)

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from kartentisch.cli.rulefiles import read_rules_file, refuse_flags_with_rules
 from kartentisch.errors import KartentischError
 from kartentisch.tournament import RUNNERS, run_tournament
 
@@ -55,6 +56,13 @@ def add_simulate_parser(commands: Any) -> None:
         metavar="NAME=VALUE",
         help="a rule option (JSON value), e.g. --option revokes='\"penalty\"'",
     )
+    sim.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="play the deals under a rule-set file (TOML or JSON, e.g. "
+        "examples/rules/ddv.toml); not with --option",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=cmd_simulate)
 
@@ -72,9 +80,24 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
+def _rule_options(args: argparse.Namespace, game: str, seats: int) -> dict[str, Any]:
+    """The options of the deals: ``--rules FILE``'s, or those of ``--option``."""
+    if args.rules is None:
+        return _options(args.option)
+    refuse_flags_with_rules({"--option": bool(args.option)})
+    rules = read_rules_file(args.rules, game)
+    players = rules.options.get("players")
+    if players is not None and players != seats:
+        raise KartentischError(
+            f"{args.rules} is for {players} players, but --bots names {seats} bots"
+        )
+    return rules.record_options()
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     game = args.game.strip().lower()
+    options = _rule_options(args, game, len(bots))
     jobs, ray_cpus = 1, None
     if args.ray is None:
         if args.jobs is not None:
@@ -101,7 +124,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bots,
             deals=args.deals,
             seed=args.seed,
-            options=_options(args.option),
+            options=options,
             jobs=jobs,
             progress=lambda done: progress.advance(task, done),
             ray_address=args.ray,

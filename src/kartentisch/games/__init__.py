@@ -24,6 +24,8 @@ from kartentisch.errors import KartentischError
 if TYPE_CHECKING:
     import argparse
 
+    from kartentisch.options import OptionSchema
+
 __all__ = ["GAMES", "GameSpec", "get_game", "rules_text"]
 
 #: Registry name → module under ``kartentisch.games`` (imported lazily).
@@ -65,6 +67,15 @@ class GameSpec:
     #: Runs an interactive terminal game from parsed arguments; returns an exit status.
     play: Callable[[argparse.Namespace], int] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: The rule options (their groups in display order too), for rule-set files
+    #: (:mod:`kartentisch.rulesets`); None: the game has none to share.
+    schema: OptionSchema | None = None
+    #: The presets by name: the options each sets (the others keep their defaults).
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: The options class (a frozen dataclass with a ``preset`` field, built from
+    #: keyword values, that refuses what does not go together); its default
+    #: instance names the default preset.
+    options_class: Callable[..., Any] | None = None
 
 
 def get_game(name: str) -> GameSpec:

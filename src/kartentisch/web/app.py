@@ -11,6 +11,8 @@ table. Routes (docs/web.md and docs/web-protocol.md):
 * ``GET /replay``, ``/replay/{id}`` — the replay viewer (the page); ``POST /api/replay``
   replays a record sent by it, ``GET /api/tables/{id}/replay`` a table's games
 * ``GET /api/rules/{game}/{lang}`` — the rules as Markdown or HTML
+* ``GET /api/rules/{game}/schema``, ``POST /api/rules/{game}/check`` — rule sets
+  (:mod:`kartentisch.rulesets`): what an editor needs, a document checked
 * ``GET /api/i18n/{lang}`` — the page's JSON catalog
 * ``WS /ws/tables/{id}`` — the table in real time
 
@@ -40,10 +42,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kartentisch import __version__
-from kartentisch.errors import KartentischError
+from kartentisch.errors import KartentischError, RulesError
 from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES
 from kartentisch.records import dumps_record
+from kartentisch.rulesets import (
+    dump_rules,
+    parse_rules,
+    rules_from_dict,
+    rules_games,
+    rules_schema,
+    rules_texts,
+)
 from kartentisch.storage import (
     StorageError,
     TableStore,
@@ -57,7 +67,7 @@ from kartentisch.web.addresses import scope_key
 from kartentisch.web.answers import AnswerCache
 from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
-from kartentisch.web.lobby import parse_new_table
+from kartentisch.web.lobby import parse_new_table, rules_refusal
 from kartentisch.web.protocol import (
     Hello,
     Limits,
@@ -137,7 +147,7 @@ class _RateLimited(TableError):
 
 def _error(request: Request, error: TableError) -> JSONResponse:
     lang = _lang(request)
-    body: dict[str, Any] = {"code": error.code, "message": error.message(lang)}
+    body: dict[str, Any] = {"code": error.code, "message": error.message(lang), **error.details}
     headers: dict[str, str] = {}
     if isinstance(error, _RateLimited):
         body["retry_after"] = error.retry_after
@@ -220,6 +230,8 @@ def create_app(
     # Per address key (kartentisch.web.addresses), and per seat for hellos.
     lobby_rate = Rate("lobby", limits.lobby_burst, limits.lobby_per_second)
     replay_rate = Rate("replay", limits.replay_burst, limits.replays_per_second)
+    # Rule-set schemas and checks: the lobby's numbers, counted apart from it.
+    rules_rate = Rate("rules", limits.lobby_burst, limits.lobby_per_second)
     seat_hellos = Rate("hello-seat", limits.hello_burst, limits.hellos_per_second)
     address_hellos = Rate(
         "hello-address", limits.address_hello_burst, limits.address_hellos_per_second
@@ -565,6 +577,59 @@ def create_app(
             return HTMLResponse(_markdown_html(text))
         return Response(text, media_type="text/markdown; charset=utf-8")
 
+    def rule_set_game(request: Request) -> str:
+        """The game of a rule-set request's path, which must have rule sets (else 404)."""
+        game = request.path_params["game"]
+        try:
+            name = get_game(game).name
+        except KartentischError:
+            name = ""
+        if name not in rules_games():
+            raise TableError("no_rule_sets", 404, game=game[:40])
+        return name
+
+    async def rule_set_schema(request: Request) -> Response:
+        """What an editor of the game's rule sets needs, with its texts in ``?lang=``."""
+        try:
+            await take(request, rules_rate, "too_many_rule_requests")
+            game = rule_set_game(request)
+        except TableError as exc:
+            return _error(request, exc)
+        return JSONResponse({**rules_schema(game), "texts": rules_texts(game, _lang(request))})
+
+    async def rule_set_check(request: Request) -> Response:
+        """A rule-set document (``{"text": …}`` or ``{"rules": {…}}``) checked and normalized."""
+        try:
+            await take(request, rules_rate, "too_many_rule_requests")
+            game = rule_set_game(request)
+            body = await _body(request)
+            if not isinstance(body, dict) or len(body) != 1 or not {"text", "rules"} & set(body):
+                raise TableError(
+                    "bad_request",
+                    detail='the body must be {"text": "<a rule set>"} or {"rules": {…}}',
+                )
+            try:
+                if "text" in body:
+                    if not isinstance(body["text"], str):
+                        raise TableError("bad_request", detail='"text" must be a string')
+                    checked = parse_rules(body["text"], game=game)
+                else:
+                    checked = rules_from_dict(body["rules"], game=game)
+            except RulesError as exc:
+                raise rules_refusal(exc) from None
+        except TableError as exc:
+            return _error(request, exc)
+        document = checked.to_dict()
+        shown = {
+            "game": checked.game,
+            "preset": checked.preset,
+            "name": checked.name,
+            "description": checked.description,
+            "options": document["options"],
+            "values": checked.values(),
+        }
+        return JSONResponse({"rules": shown, "toml": dump_rules(checked), "json": document})
+
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
@@ -735,6 +800,9 @@ def create_app(
         Route("/api/replay", replay, methods=["POST"]),
         Route("/replay", page),
         Route("/replay/{table_id}", page),
+        # (before the rules' route, whose {lang} would take "schema")
+        Route("/api/rules/{game}/schema", rule_set_schema),
+        Route("/api/rules/{game}/check", rule_set_check, methods=["POST"]),
         Route("/api/rules/{game}/{lang}", rules),
         Route("/api/i18n/{lang}", i18n),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),

@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kartentisch.errors import KartentischError, OptionError
+from kartentisch.errors import KartentischError, OptionError, RulesError
+from kartentisch.i18n import DEFAULT_LANGUAGE, has
+from kartentisch.rulesets import rules_from_dict
 from kartentisch.web.adapter import TableGameType, table_game_type
 from kartentisch.web.seats import TableError, clean_name
 
-__all__ = ["AWAY_POLICIES", "NewTable", "SeatRequest", "parse_new_table"]
+__all__ = ["AWAY_POLICIES", "NewTable", "SeatRequest", "parse_new_table", "rules_refusal"]
 
 #: What a table does while a person is away (docs/web.md, "Leaving and coming back"):
 #: ``standin``, a bot plays for them after the grace time while other people play on
@@ -87,8 +89,17 @@ def parse_new_table(body: Any) -> NewTable:
     name = None
     if any(s.kind == "you" for s in seats):
         name = clean_name(body.get("name"))
+    rules = body.get("rules")
+    if rules is not None and body.get("options") is not None:
+        raise TableError("rules_and_options")
     try:
-        options = kind.normalize_options(body.get("options"), seats=len(seats))
+        if rules is None:
+            options = kind.normalize_options(body.get("options"), seats=len(seats))
+        else:  # (a rule-set document: its players, if it sets them, must be the seats')
+            given = rules_from_dict(rules, game=kind.name).record_options()
+            options = kind.normalize_options(given, seats=len(seats))
+    except RulesError as exc:
+        raise rules_refusal(exc) from None
     except OptionError as exc:
         raise TableError("bad_options", key=f"option_{exc.code}", **exc.params) from None
     except KartentischError:
@@ -124,6 +135,18 @@ def parse_new_table(body: Any) -> NewTable:
         grace_seconds=grace,
         ready_seconds=ready,
     )
+
+
+def rules_refusal(error: RulesError) -> TableError:
+    """A rule set's refusal as the web answers it: ``bad_rules``, the message of the
+    refusal's code (``error.rules_…`` or ``error.option_…``), and beside it the code
+    (``reason``), its ``params`` and the English text naming what may be (``detail``)."""
+    key = error.code if error.code.startswith("rules_") else f"option_{error.code}"
+    if not has(DEFAULT_LANGUAGE, f"error.{key}"):
+        key = "bad_rules"
+    refusal = TableError("bad_rules", key=key, **{"detail": str(error), **error.params})
+    refusal.details = {"reason": error.code, "params": dict(error.params), "detail": str(error)}
+    return refusal
 
 
 def _whole(value: Any) -> bool:

@@ -48,6 +48,9 @@ class TableError(KartentischError):
         #: The message's key when it is more particular than the code (``option_range``).
         self.key = key or code
         self.params = params
+        #: More fields of the answer's ``error`` object (a rule set's refusal: its
+        #: ``reason``, ``params`` and ``detail``).
+        self.details: dict[str, Any] = {}
 
     def message(self, lang: str) -> str:
         params = dict(self.params)

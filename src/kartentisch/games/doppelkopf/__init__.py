@@ -7,7 +7,7 @@ from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
-from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
+from kartentisch.games.doppelkopf.options import PRESETS, SCHEMA, DoppelkopfOptions
 from kartentisch.games.doppelkopf.record import replay, summarize
 from kartentisch.games.doppelkopf.text import render
 
@@ -44,4 +44,7 @@ SPEC = GameSpec(
     render=render,
     add_play_arguments=_add_play_arguments,
     play=_play,
+    schema=SCHEMA,
+    presets=PRESETS,
+    options_class=DoppelkopfOptions,
 )

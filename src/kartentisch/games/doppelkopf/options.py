@@ -27,7 +27,15 @@ from kartentisch.errors import OptionError
 from kartentisch.games.doppelkopf.scoring import SOLO_GAME_TYPES
 from kartentisch.options import Option, OptionSchema, options_from_dict, options_to_dict
 
-__all__ = ["ALL_SOLI", "DDV_SOLI", "HOUSE_SOLI", "PRESETS", "SCHEMA", "DoppelkopfOptions"]
+__all__ = [
+    "ALL_SOLI",
+    "DDV_SOLI",
+    "GROUPS",
+    "HOUSE_SOLI",
+    "PRESETS",
+    "SCHEMA",
+    "DoppelkopfOptions",
+]
 
 Rules = Literal["house", "ddv"]
 Declarations = Literal["sheet", "ddv"]
@@ -68,31 +76,48 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     },
 }
 
+#: The groups of the options, in the order a rule set shows them (``trumps`` has none yet).
+GROUPS: Final = (
+    "deck",
+    "trumps",
+    "declarations",
+    "soli",
+    "hochzeit",
+    "armut",
+    "schmeissen",
+    "announcements",
+    "extras",
+    "bock",
+    "counting",
+    "table",
+)
+
 #: Every option, its type and range: what every path (lobby, records, command line) checks.
 SCHEMA: Final = OptionSchema(
     "Doppelkopf",
     (
-        Option("players", "whole", low=4, high=5),
-        Option("nines", "flag"),
-        Option("scoring", "choice", choices=("house", "ddv")),
-        Option("declarations", "choice", choices=("sheet", "ddv")),
-        Option("scharfe", "flag"),
-        Option("soli", "kinds", choices=ALL_SOLI, code="soli"),
-        Option("ouvert", "flag"),
-        Option("solo_style", "choice", choices=("literal", "ddv")),
-        Option("solo_priority", "choice", choices=("rank", "ddv")),
-        Option("pflichtsolo", "flag"),
-        Option("hochzeit", "choice", choices=("choice", "first_trick")),
-        Option("hochzeit_tricks", "whole", low=1, high=12),
-        Option("armut", "flag"),
+        Option("players", "whole", low=4, high=5, group="deck"),
+        Option("nines", "flag", group="deck"),
+        Option("scoring", "choice", choices=("house", "ddv"), group="counting"),
+        Option("declarations", "choice", choices=("sheet", "ddv"), group="declarations"),
+        Option("scharfe", "flag", group="declarations"),
+        Option("soli", "kinds", choices=ALL_SOLI, code="soli", group="soli"),
+        Option("ouvert", "flag", group="soli"),
+        Option("solo_style", "choice", choices=("literal", "ddv"), group="soli"),
+        Option("solo_priority", "choice", choices=("rank", "ddv"), group="soli"),
+        Option("pflichtsolo", "flag", group="soli"),
+        Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
+        Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
+        Option("armut", "flag", group="armut"),
         # The poor player gives three cards holding all his trumps (seed 003).
-        Option("armut_max_trumps", "whole", low=0, high=3),
-        Option("kings_redeal", "whole", low=0, high=8),
-        Option("announcements", "choice", choices=("ten_cards", "ddv")),
-        Option("table_mode", "flag"),
-        Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off")),
-        Option("bock", "flag"),
+        Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
+        Option("kings_redeal", "whole", low=0, high=8, group="schmeissen"),
+        Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
+        Option("table_mode", "flag", group="table"),
+        Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
+        Option("bock", "flag", group="bock"),
     ),
+    groups=GROUPS,
 )
 
 
