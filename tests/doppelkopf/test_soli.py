@@ -153,3 +153,37 @@ def test_ddv_style_suit_solo_option() -> None:
     assert len(set(trumps)) == 12  # Dulle, queens, jacks, ♠ A 10 K
     greedy(deal)
     assert deal.points() == (250, 0, 0, 0)
+
+
+@pytest.mark.parametrize(("lead", "first"), [("dealer_left", 0), ("soloist", 2)])
+def test_who_leads_a_lustsolo(lead: str, first: int) -> None:
+    """``lustsolo_lead``: the dealer's left (seat 0, dealer 3) or the soloist (seat 2)."""
+    options = DoppelkopfOptions(lustsolo_lead=lead)  # type: ignore[arg-type]
+    deal = DoppelkopfDeal(hands_with({2: STRONG["jacks"]}, seed=4), dealer=3, options=options)
+    declare(deal, {2: "solo jacks"})
+    assert (deal.phase, deal.soloist, deal.pflicht) == ("play", 2, False)
+    assert deal.to_move == deal.leader == first
+    assert deal.observation(1).trick.leader == first
+    # The record replays to the same lead.
+    again = DoppelkopfDeal(deal.initial_hands, dealer=3, options=deal.options)
+    for action in deal.actions:
+        again.apply(action)
+    assert again.to_move == first
+
+
+def test_a_pflichtsolo_is_led_by_its_soloist_whatever_the_lustsolo_lead() -> None:
+    options = DoppelkopfOptions.preset_named("ddv", lustsolo_lead="dealer_left")
+    deal = DoppelkopfDeal.from_seed(5, dealer=3, options=options)
+    deal.apply(Call("pass"))  # seat 0: gesund
+    deal.apply(Call("vorbehalt"))  # seat 1
+    deal.apply(Call("pass"))
+    deal.apply(Call("pass"))
+    deal.apply(Call("solo", "queens"))  # seat 1's first solo: its Pflichtsolo
+    assert (deal.phase, deal.soloist, deal.pflicht) == ("play", 1, True)
+    assert deal.to_move == 1
+
+
+def test_the_lustsolo_lead_is_an_option_of_the_schema() -> None:
+    assert DoppelkopfOptions.from_dict({"lustsolo_lead": "soloist"}).lustsolo_lead == "soloist"
+    with pytest.raises(ValueError, match="lustsolo_lead must be one of dealer_left, soloist"):
+        DoppelkopfOptions.from_dict({"lustsolo_lead": "dealer"})

@@ -43,6 +43,7 @@ SoloStyle = Literal["literal", "ddv"]
 SoloPriority = Literal["rank", "ddv"]
 HochzeitRule = Literal["choice", "first_trick"]
 Timing = Literal["ten_cards", "ddv"]
+SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
@@ -106,6 +107,7 @@ SCHEMA: Final = OptionSchema(
         Option("solo_style", "choice", choices=("literal", "ddv"), group="soli"),
         Option("solo_priority", "choice", choices=("rank", "ddv"), group="soli"),
         Option("pflichtsolo", "flag", group="soli"),
+        Option("lustsolo_lead", "choice", choices=("dealer_left", "soloist"), group="soli"),
         Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
         Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
         Option("armut", "flag", group="armut"),
@@ -150,6 +152,8 @@ class DoppelkopfOptions:
     ``ddv`` (Pflichtsolo before Lustsolo, then seat order).
     ``pflichtsolo``: a player's first solo of a session is a Pflichtsolo: the
     soloist leads and the same dealer deals again.
+    ``lustsolo_lead``: who leads a Lustsolo (a solo that is not a Pflichtsolo):
+    the seat on the dealer's left (the sheet, TSR) or the soloist.
     ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
     first non-trump trick) or ``first_trick`` only; ``hochzeit_tricks``: the
     partner must be found within this many tricks, else the holder plays alone.
@@ -176,6 +180,7 @@ class DoppelkopfOptions:
     solo_style: SoloStyle = "literal"
     solo_priority: SoloPriority = "rank"
     pflichtsolo: bool = False
+    lustsolo_lead: SoloLead = "dealer_left"
     hochzeit: HochzeitRule = "choice"
     hochzeit_tricks: int = 3
     armut: bool = True

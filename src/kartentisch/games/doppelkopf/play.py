@@ -73,7 +73,8 @@ def start_play(deal: DealState) -> list[Event]:
         deal.soloist = solo.seat
         deal.re_party = frozenset({solo.seat})
         deal.pflicht = solo.pflicht
-        if deal.pflicht:
+        # A Pflichtsolo is led by its soloist (TSR 4.2); a Lustsolo as the table plays.
+        if deal.pflicht or deal.options.lustsolo_lead == "soloist":
             leader = solo.seat
     elif deal.armut_by is not None:
         deal.game_type = "armut"
