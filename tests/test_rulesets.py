@@ -56,6 +56,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "solo_style": "soli",
         "solo_priority": "soli",
         "pflichtsolo": "soli",
+        "lustsolo_lead": "soli",
         "hochzeit": "hochzeit",
         "hochzeit_tricks": "hochzeit",
         "armut": "armut",
