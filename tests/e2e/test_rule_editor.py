@@ -213,7 +213,7 @@ def test_play_with_the_rules_of_a_record(server: ServerProcess, page: Page, tmp_
     def shows_the_rules(note: str) -> None:
         page.wait_for_url(f"{server.url}/")
         page.wait_for_selector(EDITOR)
-        shows_text(page, ".rules-message", note)
+        shows_text(page, ".rules-note", note)
         state = editor_state(page)
         assert {k: state[k] for k in expected} == expected
         assert state["bock"] is True
@@ -222,6 +222,7 @@ def test_play_with_the_rules_of_a_record(server: ServerProcess, page: Page, tmp_
     # From a table's games …
     page.goto(f"{server.url}/replay/{table_id}?lang=en")
     button = page.get_by_role("button", name=en["lobby.rules.play_these"])
+    assert button.get_attribute("id") == "replay-play-rules"
     button.click()
     shows_the_rules(fill(en["lobby.rules.from_table"], id=table_id))
     shot(page, "rule-editor-from-replay")
@@ -249,6 +250,10 @@ def test_no_play_button_for_a_game_without_rule_sets(server: ServerProcess, page
     # (the place of the button is ready once the page knows the games with rule sets)
     page.wait_for_selector(".replay-play[data-ready]", state="attached")
     assert page.locator("#replay-play-rules").count() == 0
+    assert (
+        page.get_by_role("button", name=catalog(server, "en")["lobby.rules.play_these"]).count()
+        == 0
+    )
 
 
 # -- every language, desktop and phone ---------------------------------------------------------

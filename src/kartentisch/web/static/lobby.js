@@ -194,7 +194,11 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
   const first = drawGame();
   if (handed) {
     // The rules of a replayed record, through the server's check (a refusal is shown in the editor).
-    first.then((made) => made?.open(handed.rules, handedNote(handed)));
+    first.then(async (made) => {
+      if (!made) return;
+      await made.open(handed.rules, handedNote(handed));
+      made.element.scrollIntoView({ block: "start" });
+    });
   }
 
   const submit = async (event) => {

@@ -110,7 +110,7 @@ function playButton(shown, source) {
   ruleSetGames().then((names) => {
     place.dataset.ready = "";
     if (!names.includes(shown.game) || !go) return;
-    place.replaceChildren(h("button.small.primary#replay-play-rules", {
+    place.replaceChildren(h("button#replay-play-rules.small.primary", {
       onclick: () => {
         handOverRules(recordRules(shown.game, shown.options), source);
         go("/");

@@ -95,6 +95,8 @@ export async function ruleEditor(game, { players, setPlayers }) {
   const summary = h("span.rules-summary", { "aria-live": "polite" });
   const resetAll = h("button.small.rules-reset-all", { type: "button", onclick: () => reset() }, t("lobby.rules.reset_all"));
   const message = h("p.rules-message", { role: "status" });
+  // (where the rules came from, when another page handed them over)
+  const note = h("p.rules-note", { role: "status" });
   const error = h("p.error.rules-error", { role: "alert" });
   const fileInput = h("input#rules-file", { type: "file", accept: ".toml,.json,application/json,application/toml,text/plain", hidden: true });
 
@@ -119,6 +121,7 @@ export async function ruleEditor(game, { players, setPlayers }) {
     description.hidden = !state.description;
   };
   const clearNotes = () => {
+    note.textContent = "";
     message.textContent = "";
     error.textContent = "";
   };
@@ -196,7 +199,7 @@ export async function ruleEditor(game, { players, setPlayers }) {
       };
     }
     const row = h("div.rules-option", { "data-rule-option": o.name },
-      h("div.rules-head", {}, label, mark, helpToggle, resetOne),
+      h("div.rules-head", {}, label, h("span.rules-tools", {}, mark, helpToggle, resetOne)),
       input,
       helpText);
     rows.push({
@@ -267,14 +270,15 @@ export async function ruleEditor(game, { players, setPlayers }) {
     if (state.values.players !== players()) setPlayers(state.values.players);
     draw();
   };
-  /** Check ``body`` (``{text}`` or ``{rules}``) and show it; on a refusal keep what is shown. */
-  const show = async (body, file, done) => {
+  /** Check ``body`` (``{text}`` or ``{rules}``) and show it, and ``done`` in ``where``;
+   * on a refusal keep what is shown. */
+  const show = async (body, file, done, where = message) => {
     try {
       const checked = await api(checkPath, { method: "POST", body });
       load(checked.rules);
       for (const group of groups) group.open();
       clearNotes();
-      message.textContent = done;
+      where.textContent = done;
       return true;
     } catch (refused) {
       clearNotes();
@@ -313,6 +317,7 @@ export async function ruleEditor(game, { players, setPlayers }) {
 
   const element = h("fieldset.rules-editor", { "data-game": schema.game },
     h("legend", {}, t("lobby.rules.title")),
+    note,
     h("label", {}, h("span", {}, t("lobby.rules.preset")), presetSelect),
     h("label", {}, h("span", {}, t("lobby.rules.name")), nameInput),
     description,
@@ -329,8 +334,9 @@ export async function ruleEditor(game, { players, setPlayers }) {
     rules,
     check,
     load,
-    /** Fill the editor from a rule-set document (through the server's check). */
-    open: (doc, done) => show({ rules: doc }, "", done),
+    /** Fill the editor from a rule-set document (through the server's check); ``done``
+     * is said at the editor's top. */
+    open: (doc, done) => show({ rules: doc }, "", done, note),
     setPlayers(n) {
       state.values.players = n;
       draw();
