@@ -147,6 +147,15 @@ def test_edit_export_import_and_play_under_the_rules(
     shows_text(
         page, ".rules-message", fill(en["lobby.rules.exported"], file="doppelkopf-rules.toml")
     )
+    # With a name, the file is named after it.
+    page.fill("#rules-name", "Stammtisch: Anna & Ben")
+    with page.expect_download() as download_info:
+        page.click("#rules-export")
+    named = download_info.value
+    assert named.suggested_filename == "Stammtisch-Anna-Ben.toml"
+    document = tomllib.loads(Path(named.path()).read_text(encoding="utf-8"))
+    assert document["name"] == "Stammtisch: Anna & Ben"
+    assert document["options"] == tomllib.loads(exported)["options"]
 
     # Import: the DDV preset with one change; the editor shows it.
     good = tmp_path / "ddv.toml"

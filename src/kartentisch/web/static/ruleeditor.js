@@ -70,7 +70,9 @@ function refusal(error, file) {
 /**
  * The editor of ``game``'s rule sets. ``players()`` is the number of seats chosen
  * in the form, ``setPlayers(n)`` chooses it (the option ``players`` follows the seats).
- * Resolves to ``{element, rules(), check(), setPlayers(n), load(rules), showError(text)}``.
+ * Resolves to ``{element, names, rules(), check(), load(rules), open(doc, note),
+ * setPlayers(n), showError(text)}``: ``names`` the options it edits, ``rules()`` its
+ * rule-set document, ``open`` fills it from a document through the server's check.
  */
 export async function ruleEditor(game, { players, setPlayers }) {
   const schema = await api(`/api/rules/${encodeURIComponent(game)}/schema?lang=${lang}`);
