@@ -239,6 +239,26 @@ def test_a_doppelkopf_table_opened_with_rules(server: Server) -> None:
     assert status == 201 and created["table"]["options"]["players"] == 5
 
 
+def test_a_table_with_rules_may_choose_its_length(server: Server) -> None:
+    # The session's length is the table's, no rule: it may go beside the rule set.
+    rules = parse_rules(NINES).to_dict()
+    status, created = open_table(server, rules=rules, options={"games": 6})
+    assert status == 201, created
+    options = created["table"]["options"]
+    assert (options["games"], options["nines"], options["bock"]) == (6, True, False)
+    status, default = open_table(server, rules=rules)
+    assert status == 201 and default["table"]["options"]["games"] == 8
+    status, shown = open_table(server, rules=rules, options={"games": 0})
+    assert status == 400 and shown["error"]["code"] == "bad_options"
+    for beside in ({"games": 6, "bock": True}, {"preset": "house"}, [6]):
+        status, shown = open_table(server, rules=rules, options=beside)
+        assert status == 400 and shown["error"]["code"] == "rules_and_options", beside
+
+
+def test_the_games_list_names_the_games_with_rule_sets(server: Server) -> None:
+    assert server.http.get("/api/games").json()["rule_sets"] == ["doppelkopf"]
+
+
 def test_a_table_is_refused_rules_that_do_not_fit(server: Server) -> None:
     rules = parse_rules(NINES).to_dict()
     status, shown = open_table(server, rules=rules, options={"nines": True})

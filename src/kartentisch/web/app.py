@@ -366,6 +366,7 @@ def create_app(
             {
                 "games": [table_game_type(n).describe() for n in TABLE_GAMES],
                 "rules": rules,
+                "rule_sets": list(rules_games()),
                 "defaults": defaults,
             }
         )

@@ -22,6 +22,9 @@ AWAY_POLICIES: Final = ("standin", "pause")
 GRACE_RANGE: Final = (5, 3600)
 #: The longest wait between deals a table may choose (seconds); 0: no time limit.
 MAX_READY_SECONDS: Final = 600
+#: The options of a table that are no rules (a Doppelkopf session's length): a request
+#: with a rule set may give them beside it in ``options``.
+TABLE_OPTIONS: Final = frozenset({"games"})
 
 
 @dataclass
@@ -90,14 +93,20 @@ def parse_new_table(body: Any) -> NewTable:
     if any(s.kind == "you" for s in seats):
         name = clean_name(body.get("name"))
     rules = body.get("rules")
-    if rules is not None and body.get("options") is not None:
+    table_options = body.get("options")
+    # Beside a rule set, ``options`` may only hold the table's own options (a
+    # Doppelkopf session's length): the rules are the rule set's.
+    beside = table_options is None or (
+        isinstance(table_options, dict) and set(table_options) <= TABLE_OPTIONS
+    )
+    if rules is not None and not beside:
         raise TableError("rules_and_options")
     try:
         if rules is None:
-            options = kind.normalize_options(body.get("options"), seats=len(seats))
+            options = kind.normalize_options(table_options, seats=len(seats))
         else:  # (a rule-set document: its players, if it sets them, must be the seats')
             given = rules_from_dict(rules, game=kind.name).record_options()
-            options = kind.normalize_options(given, seats=len(seats))
+            options = kind.normalize_options({**given, **(table_options or {})}, seats=len(seats))
     except RulesError as exc:
         raise rules_refusal(exc) from None
     except OptionError as exc:

@@ -36,7 +36,7 @@ async function route() {
     } else if ((m = path.match(/^\/rules\/([\w-]+)$/))) {
       await showRules(root, m[1], current);
     } else if ((m = path.match(/^\/replay(?:\/([\w-]+))?$/))) {
-      await showReplay(root, m[1] || null, current);
+      await showReplay(root, m[1] || null, current, navigate);
     } else {
       await showLobby(root, navigate, current);
     }

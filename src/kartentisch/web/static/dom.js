@@ -114,6 +114,9 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     const error = new Error(data?.error?.message || response.statusText);
     error.code = data?.error?.code;
+    // (a refused rule set: its stable code and what it names, e.g. a line and column)
+    error.reason = data?.error?.reason;
+    error.params = data?.error?.params || {};
     throw error;
   }
   return data;

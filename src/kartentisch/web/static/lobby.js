@@ -2,6 +2,7 @@
 
 import { api, askName, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { handedNote, ruleEditor, takeHandedRules } from "./ruleeditor.js";
 
 let refreshTimer = null;
 
@@ -11,9 +12,11 @@ export function leaveLobby() {
 
 /** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn. */
 export async function showLobby(root, navigate, current = () => true) {
-  const { games, defaults } = await api("/api/games");
+  const { games, defaults, rule_sets: ruleSets } = await api("/api/games");
   if (!current()) return;
-  const form = createForm(games, navigate, defaults || {});
+  // Rules handed over by the replay viewer ("play with these rules"): read once.
+  const handed = takeHandedRules();
+  const form = createForm(games, navigate, defaults || {}, ruleSets || [], handed);
   const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
   root.replaceChildren(h("div.lobby", {}, form, list));
   const refresh = () => refreshList(list, navigate).catch(() => {});
@@ -77,15 +80,24 @@ function presenceChoices(defaults) {
   };
 }
 
-function createForm(games, navigate, defaults) {
-  let game = games[0];
+function createForm(games, navigate, defaults, ruleSets, handed) {
+  let game = games.find((g) => g.name === handed?.rules.game) || games[0];
   const nameInput = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname" });
   const gameSelect = h("select", { id: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g))));
+  gameSelect.value = game.name;
   const presetSelect = h("select", { id: "preset" });
   const seatsInput = h("input", { id: "seats", type: "number" });
   const seatRows = h("ol.seat-setup");
   const timer = h("select", { id: "timer" }, h("option", { value: "" }, t("lobby.no_timer")), [15, 30, 60, 120].map((s) => h("option", { value: s }, t("lobby.seconds", { n: s }))));
   const options = h("div.options");
+  const optionsBox = h("details", {}, h("summary", {}, t("lobby.rule_options")), options);
+  const presetRow = h("label", {}, h("span", {}, t("lobby.preset")), presetSelect);
+  // A game with rule sets: the rule editor (ruleeditor.js), one per game, kept while the
+  // page stays; the table's own options (a session's length) beside it.
+  const editors = new Map();
+  let editor = null;
+  const editorBox = h("div.rules-box");
+  const tableOptions = h("div.table-options");
   const privateBox = h("input", { id: "private", type: "checkbox" });
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
@@ -109,12 +121,57 @@ function createForm(games, navigate, defaults) {
     old.slice(0, n).forEach((v, i) => {
       if (known.has(v)) seatRows.querySelectorAll("select")[i].value = v;
     });
+    editor?.setPlayers(n);
   };
   seatsInput.addEventListener("change", drawSeats);
+
+  const optionInput = (name, spec) => {
+    if (spec.choices) {
+      return h("select", { id: `opt-${name}`, "data-option": name }, h("option", { value: "" }, t("lobby.preset_default")),
+        spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, t(`option.${name}.${c}`))));
+    }
+    return h("input", { id: `opt-${name}`, "data-option": name, type: "number", min: spec.min, max: spec.max, placeholder: t("lobby.preset_default") });
+  };
+  const optionRow = (name, spec) => h("label", {}, h("span", {}, t(`option.${name}`)), optionInput(name, spec));
+
+  /** The rule editor of the game shown (made once a game); without one (the schema
+   * could not be had) the game's options as other games have them. */
+  const showEditor = async (shown) => {
+    if (!editors.has(shown.name)) {
+      editors.set(shown.name, ruleEditor(shown.name, {
+        players: () => Number(seatsInput.value),
+        setPlayers: (n) => {
+          seatsInput.value = n;
+          drawSeats();
+        },
+      }));
+    }
+    editorBox.replaceChildren(h("p.muted", {}, t("lobby.rules.loading")));
+    let made;
+    try {
+      made = await editors.get(shown.name);
+    } catch (error) {
+      editors.delete(shown.name);
+      if (game !== shown) return null;
+      editorBox.replaceChildren(h("p.error", {}, error.message));
+      presetRow.style.display = "";
+      optionsBox.style.display = "";
+      return null;
+    }
+    if (game !== shown) return null;
+    editor = made;
+    editorBox.replaceChildren(made.element);
+    made.setPlayers(Number(seatsInput.value));
+    // The game's options that are no rules (Doppelkopf: the session's length).
+    const known = new Set(made.names);
+    tableOptions.replaceChildren(...Object.entries(shown.options).filter(([name]) => !known.has(name)).map(([name, spec]) => optionRow(name, spec)));
+    return made;
+  };
 
   // Presets, seats and rule options follow the game chosen.
   const drawGame = () => {
     game = games.find((g) => g.name === gameSelect.value) || games[0];
+    editor = null;
     setRulesGame(game.name);
     presetSelect.replaceChildren(...Object.keys(game.presets).map((p) => h("option", { value: p }, t(`preset.${p}`))));
     seatsInput.min = game.min_seats;
@@ -125,19 +182,24 @@ function createForm(games, navigate, defaults) {
     options.replaceChildren();
     timerRow.style.display = game.realtime ? "none" : "";
     presence.setGame(game);
-    for (const [name, spec] of Object.entries(game.options)) {
-      let input;
-      if (spec.choices) {
-        input = h("select", { id: `opt-${name}`, "data-option": name }, h("option", { value: "" }, t("lobby.preset_default")),
-          spec.choices.map((c) => h("option", { value: JSON.stringify(c) }, t(`option.${name}.${c}`))));
-      } else {
-        input = h("input", { id: `opt-${name}`, "data-option": name, type: "number", min: spec.min, max: spec.max, placeholder: t("lobby.preset_default") });
-      }
-      options.append(h("label", {}, h("span", {}, t(`option.${name}`)), input));
-    }
+    tableOptions.replaceChildren();
+    editorBox.replaceChildren();
+    const withRules = ruleSets.includes(game.name);
+    presetRow.style.display = withRules ? "none" : "";
+    optionsBox.style.display = withRules ? "none" : "";
+    for (const [name, spec] of Object.entries(game.options)) options.append(optionRow(name, spec));
+    return withRules ? showEditor(game) : Promise.resolve(null);
   };
   gameSelect.addEventListener("change", drawGame);
-  drawGame();
+  const first = drawGame();
+  if (handed) {
+    // The rules of a replayed record, through the server's check (a refusal is shown in the editor).
+    first.then(async (made) => {
+      if (!made) return;
+      await made.open(handed.rules, handedNote(handed));
+      made.element.scrollIntoView({ block: "start" });
+    });
+  }
 
   const submit = async (event) => {
     event.preventDefault();
@@ -145,12 +207,22 @@ function createForm(games, navigate, defaults) {
       const [kind, level] = s.value.split(":");
       return kind === "bot" ? { kind, level } : { kind };
     });
-    const chosen = { preset: presetSelect.value };
-    for (const el of options.querySelectorAll("[data-option]")) {
-      if (el.value === "") continue;
-      chosen[el.dataset.option] = el.tagName === "SELECT" ? JSON.parse(el.value) : Number(el.value);
+    const read = (box, into) => {
+      for (const el of box.querySelectorAll("[data-option]")) {
+        if (el.value === "") continue;
+        into[el.dataset.option] = el.tagName === "SELECT" ? JSON.parse(el.value) : Number(el.value);
+      }
+      return into;
+    };
+    const body = { game: gameSelect.value, seats, name: nameInput.value };
+    if (editor) {
+      // The editor's rule set; beside it only the table's own options.
+      body.rules = editor.rules();
+      const own = read(tableOptions, {});
+      if (Object.keys(own).length) body.options = own;
+    } else {
+      body.options = read(options, { preset: presetSelect.value });
     }
-    const body = { game: gameSelect.value, seats, options: chosen, name: nameInput.value };
     if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
     if (privateBox.checked) body.private = true;
     presence.fill(body);
@@ -160,6 +232,7 @@ function createForm(games, navigate, defaults) {
       if (created.token) saveSeat(created.id, created.seat, created.token);
       navigate(created.url);
     } catch (error) {
+      if (editor && error.code === "bad_rules") editor.showError(error.message);
       toast(error.message, "error");
     }
   };
@@ -168,13 +241,15 @@ function createForm(games, navigate, defaults) {
     h("h2", {}, t("lobby.new_table")),
     h("label", {}, h("span", {}, t("lobby.your_name")), nameInput),
     h("label", {}, h("span", {}, t("lobby.game")), gameSelect),
-    h("label", {}, h("span", {}, t("lobby.preset")), presetSelect),
+    presetRow,
     h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
     seatRows,
     timerRow,
     presence.rows,
     h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
-    h("details", {}, h("summary", {}, t("lobby.rule_options")), options),
+    optionsBox,
+    tableOptions,
+    editorBox,
     h("button.primary", { type: "submit" }, t("lobby.create")),
   );
 }

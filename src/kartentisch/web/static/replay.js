@@ -8,12 +8,15 @@ import { cardLabel, cardSVG } from "./cards.js";
 import { api, h, setRulesGame, toast } from "./dom.js";
 import { explainDeal } from "./explain.js";
 import { lang, t } from "./i18n.js";
+import { handOverRules, recordRules, ruleSetGames } from "./ruleeditor.js";
 
 // The record last opened from a file: a language switch replays it again.
 let opened = null;
 // Where the reader is: the deal and the trick shown.
 const at = { deal: 0, trick: 0 };
 let keys = null;
+// The page's router, for "play with these rules" (to the lobby).
+let go = null;
 
 export function leaveReplay() {
   if (keys) document.removeEventListener("keydown", keys);
@@ -21,14 +24,16 @@ export function leaveReplay() {
 }
 
 /** ``/replay``: open a record; ``/replay/{id}``: the games of a stored table. */
-/** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn. */
-export async function showReplay(root, tableId = null, current = () => true) {
+/** ``current()`` is false once the page went elsewhere meanwhile: then nothing is drawn;
+ * ``navigate(path)`` goes to another page of the app. */
+export async function showReplay(root, tableId = null, current = () => true, navigate = null) {
   leaveReplay();
+  go = navigate;
   if (tableId) {
     root.replaceChildren(h("p.muted", {}, t("replay.loading")));
     const shown = await api(`/api/tables/${encodeURIComponent(tableId)}/replay?lang=${lang}`);
     if (!current()) return;
-    viewer(root, shown, [
+    viewer(root, shown, { table: tableId }, [
       h("p.muted", {}, t("replay.of_table", { id: tableId })),
       shown.finished ? null : h("p.muted", {}, t("replay.unfinished")),
     ]);
@@ -91,13 +96,31 @@ async function replayRecord(root, record, name, current) {
   }
   if (!current()) return;
   opened = { record, name };
-  const again = h("button.small", { onclick: () => { opened = null; showReplay(root, null, current); } }, t("replay.another"));
-  viewer(root, shown, [h("p.muted", {}, name, " ", again)]);
+  const again = h("button.small", { onclick: () => { opened = null; showReplay(root, null, current, go); } }, t("replay.another"));
+  viewer(root, shown, { file: name }, [h("p.muted", {}, name, " ", again)]);
 }
 
 // -- the viewer -------------------------------------------------------------------
 
-function viewer(root, shown, intro) {
+/** "Play with these rules": for a game with rule sets, a button that opens the lobby
+ * with the record's options (a preset and overrides) in the rule editor; ``source``
+ * is ``{file}`` or ``{table}``, where the record came from. */
+function playButton(shown, source) {
+  const place = h("span.replay-play");
+  ruleSetGames().then((names) => {
+    place.dataset.ready = "";
+    if (!names.includes(shown.game) || !go) return;
+    place.replaceChildren(h("button#replay-play-rules.small.primary", {
+      onclick: () => {
+        handOverRules(recordRules(shown.game, shown.options), source);
+        go("/");
+      },
+    }, t("lobby.rules.play_these")));
+  });
+  return place;
+}
+
+function viewer(root, shown, source, intro) {
   setRulesGame(shown.game);
   const title = shown.titles?.[lang] || shown.game;
   // Deals played (their tricks) and thrown-in ones (why, and that they score nothing).
@@ -121,6 +144,7 @@ function viewer(root, shown, intro) {
   root.replaceChildren(h("section.panel.replay", {},
     h("h2", {}, t("replay.title"), " — ", title),
     intro,
+    playButton(shown, source),
     results(shown),
     body,
     h("details.replay-log", {},
