@@ -11,6 +11,7 @@ with no English text in the German and Russian page. Screenshots go to
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from kartentisch.rulesets import RuleSet, parse_rules
 from web.servers import ServerProcess
@@ -210,6 +212,18 @@ def test_edit_export_import_and_play_under_the_rules(
     assert RuleSet("doppelkopf", played.pop("preset"), played, rules.name) == rules
 
 
+def watch_until_finished(server: ServerProcess, table_id: str) -> None:
+    """Watch ``table_id`` (as a spectator) until the server says it is finished: its
+    bots play at their own pace, slower on a loaded machine, and a table with no game
+    over yet has nothing to replay."""
+    with connect(f"ws://{server.address}/ws/tables/{table_id}", open_timeout=60) as ws:
+        ws.send(json.dumps({"type": "hello", "lang": "en"}))
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            if message["type"] == "state" and message["table"]["status"] == "finished":
+                return
+
+
 def test_play_with_the_rules_of_a_record(server: ServerProcess, page: Page, tmp_path: Path) -> None:
     en = catalog(server, "en")
     # A table of four bots plays at once; its record's options are a preset and overrides.
@@ -228,7 +242,8 @@ def test_play_with_the_rules_of_a_record(server: ServerProcess, page: Page, tmp_
         assert state["bock"] is True
         assert page.locator("#game").input_value() == "doppelkopf"
 
-    # From a table's games …
+    # From a table's games, once its one game is over …
+    watch_until_finished(server, table_id)
     page.goto(f"{server.url}/replay/{table_id}?lang=en")
     button = page.get_by_role("button", name=en["lobby.rules.play_these"])
     assert button.get_attribute("id") == "replay-play-rules"
@@ -254,7 +269,9 @@ def test_play_with_the_rules_of_a_record(server: ServerProcess, page: Page, tmp_
 
 def test_no_play_button_for_a_game_without_rule_sets(server: ServerProcess, page: Page) -> None:
     bots = [{"kind": "bot", "level": "random"}] * 4
-    created = server.post("/api/tables", {"game": "slobberhannes", "seats": bots})
+    body = {"game": "slobberhannes", "seats": bots, "options": {"target": 1}}
+    created = server.post("/api/tables", body)
+    watch_until_finished(server, created["id"])  # (a table with no game over has no replay)
     page.goto(f"{server.url}/replay/{created['id']}?lang=en")
     # (the place of the button is ready once the page knows the games with rule sets)
     page.wait_for_selector(".replay-play[data-ready]", state="attached")
