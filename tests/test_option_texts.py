@@ -15,27 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from kartentisch.games.doppelkopf.options import ALL_SOLI, PRESETS, SCHEMA
+from kartentisch.games.doppelkopf.options import ALL_SOLI, GROUPS, PRESETS, SCHEMA
 from kartentisch.i18n import LANGUAGES, own_catalog, translate
 from kartentisch.options import Option, OptionSchema
 
 LOCALE = Path(__file__).resolve().parents[1] / "src" / "kartentisch" / "web" / "locale"
 
-#: The groups a rule editor sorts the options into.
-GROUPS = (
-    "deck",
-    "trumps",
-    "declarations",
-    "soli",
-    "hochzeit",
-    "armut",
-    "schmeissen",
-    "announcements",
-    "extras",
-    "bock",
-    "counting",
-    "table",
-)
 #: The texts of the rule-set text around the options.
 RULES_KEYS = (
     "rules.heading",

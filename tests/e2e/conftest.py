@@ -33,6 +33,8 @@ CHROMIUM_ARGS = [
 #: How long a page is waited for (a click's answer, an element): generous, since a
 #: slow or busy machine must not fail a test that only waits.
 WAIT_MS = 30_000
+#: The window sizes the screens are looked at in (the ``sized`` fixture's parameters).
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: Screenshots of the main screens, for people to look at (gitignored).
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -132,6 +134,18 @@ def page(browser: Browser, page_errors: PageErrors) -> Iterator[Page]:
         yield tab
     unexpected = page_errors.unexpected()
     assert not unexpected, "the page reported errors:\n" + "\n".join(unexpected)
+
+
+@pytest.fixture
+def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh browser context with the window size ``request.param`` names in :data:`SIZES`."""
+    width, height = SIZES[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def shot(page: Page, name: str) -> None:

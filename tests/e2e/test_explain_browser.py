@@ -9,32 +9,19 @@ seat boxes are labelled. Screenshots at 1280×800 and 390×844.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from kartentisch.explain import render_lines
 
-from .conftest import WAIT_MS, ServerProcess, shot
+from .conftest import ServerProcess, shot
 from .pages import act, catalog, fill, play_one, public_view
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 ENGLISH = ("wins", "needs", "seats", "losers", "Value", "each", "trick", "Extra", "total")
-
-
-@pytest.fixture
-def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    width, height = SIZES[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(WAIT_MS)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def open_table(server: ServerProcess, page: Page, body: dict[str, Any], lang: str) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,12 +24,12 @@ from websockets.sync.client import connect
 from kartentisch.rulesets import RuleSet, parse_rules
 from web.servers import ServerProcess
 
-from .conftest import WAIT_MS, PageErrors, shot
+from .conftest import SIZES, PageErrors, shot
 from .pages import catalog, fill, public_view
 from .test_explain_browser import play_to_the_summary
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 EDITOR = ".rules-editor[data-ready]"
 #: What the editor shows: the preset, the name, every option's input, the marked rows.
@@ -284,22 +283,10 @@ def test_no_play_button_for_a_game_without_rule_sets(server: ServerProcess, page
 
 # -- every language, desktop and phone ---------------------------------------------------------
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: The elements that reach past the window's right edge (the start of their HTML).
 PAST_THE_RIGHT_EDGE = """els => els
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
   .map(e => e.outerHTML.slice(0, 80))"""
-
-
-@pytest.fixture
-def sized(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    width, height = SIZES[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(WAIT_MS)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def english_texts(server: ServerProcess, lang: str) -> list[str]:
