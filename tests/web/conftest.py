@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +27,13 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> AppFactory:
-    """Apps on one SQLite file in ``tmp_path``: a second one is a server restart."""
+def make_app(tmp_path: Path, request: pytest.FixtureRequest) -> AppFactory:
+    """Apps on one SQLite file in ``tmp_path``: a second one is a server restart.
+
+    The tables a test opens get seeds from a sequence fixed by the test's name, so a
+    test deals the same cards every run (a seed-dependent failure shows every time).
+    """
+    seeds = random.Random(request.node.nodeid)
 
     def build(
         db_url: str | None = None,
@@ -36,7 +42,12 @@ def make_app(tmp_path: Path) -> AppFactory:
         delay: float = 0,
         ready: float | None = 60.0,
     ) -> Starlette:
-        settings = ServerSettings(bot_delay=delay, grace=grace, ready_seconds=ready)
+        settings = ServerSettings(
+            bot_delay=delay,
+            grace=grace,
+            ready_seconds=ready,
+            table_seed=lambda: seeds.getrandbits(62),
+        )
         return create_app(db_url, data_dir=tmp_path, settings=settings)
 
     return build

@@ -700,7 +700,11 @@ def test_gesund_once_a_deal_and_the_table_answers_the_rest(client: TestClient) -
     with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
         state = hello(ws, created["token"])
         asked: Counter[int] = Counter()
-        while len(state["view"]["deals"]) < 3:
+        # Three deals at least, and two in which the person was asked: in some deals the
+        # table answers every round for them (only "pass" is possible) or a bot's redeal
+        # ends the declarations before their turn.
+        while len(state["view"]["deals"]) < 3 or len(asked) < 2:
+            assert len(state["view"]["deals"]) < 12, f"asked in {len(asked)} deals only"
             view = state["view"]
             gate = state["table"].get("between_deals")
             if gate is not None:
@@ -720,7 +724,7 @@ def test_gesund_once_a_deal_and_the_table_answers_the_rest(client: TestClient) -
             if view["phase"] == "declare" and state["view"]["deal_number"] == view["deal_number"]:
                 assert state["view"]["question"] is None
                 assert state["view"]["answer"] == "gesund" or state["view"]["phase"] != "declare"
-    deals = state["view"]["deals"][:3]
+    deals = state["view"]["deals"]
     assert max(asked.values()) == 1 and len(asked) >= 2
     passes = 0
     for deal in deals:

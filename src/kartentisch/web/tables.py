@@ -142,6 +142,9 @@ class ServerSettings:
     #: and go (their hellos are answered to them alone); None: it follows at the next state
     #: only (``kartentisch serve`` sets :data:`SPECTATOR_UPDATE_SECONDS`).
     spectator_update: float | None = None
+    #: Where a new table's seed (its deal, its bots) comes from: a fresh random number by
+    #: default; tests inject a fixed sequence, so that every table they open replays the same.
+    table_seed: Callable[[], int] = field(default=lambda: secrets.randbits(62))
 
 
 @dataclass
@@ -1796,7 +1799,7 @@ class TableManager:
             options=request.options,
             settings=settings,
             seats=seats,
-            seed=secrets.randbits(62),
+            seed=self.settings.table_seed(),
             status="waiting",
         )
         # Waiting for players, or for its creator to come: counted, and it expires.
