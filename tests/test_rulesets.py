@@ -64,6 +64,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "kings_redeal": "schmeissen",
         "announcements": "announcements",
         "rot_geht_rum": "extras",
+        "sonderpunkte": "extras",
         "bock": "bock",
         "scoring": "counting",
         "table_mode": "table",

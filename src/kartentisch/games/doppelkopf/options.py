@@ -24,7 +24,12 @@ from typing import Any, Final, Literal
 
 from kartentisch.cards import Card, doppelkopf_deck
 from kartentisch.errors import OptionError
-from kartentisch.games.doppelkopf.scoring import SOLO_GAME_TYPES
+from kartentisch.games.doppelkopf.scoring import (
+    DDV_SONDERPUNKTE,
+    HOUSE_SONDERPUNKTE,
+    SOLO_GAME_TYPES,
+    SONDERPUNKTE,
+)
 from kartentisch.options import Option, OptionSchema, options_from_dict, options_to_dict
 
 __all__ = [
@@ -73,6 +78,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "kings_redeal": 0,
         "announcements": "ddv",
         "rot_geht_rum": "off",
+        "sonderpunkte": DDV_SONDERPUNKTE,
         "bock": False,
     },
 }
@@ -117,6 +123,7 @@ SCHEMA: Final = OptionSchema(
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
         Option("table_mode", "flag", group="table"),
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
+        Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, group="extras"),
         Option("bock", "flag", group="bock"),
     ),
     groups=GROUPS,
@@ -166,6 +173,11 @@ class DoppelkopfOptions:
     ``table_mode``: a revoke or a wrong announcement is accepted and punished
     at the end (the Kulanzregel lets a player take it back).
     ``rot_geht_rum``: an extra point, a Bock trigger, or nothing.
+    ``sonderpunkte``: the extra points counted in a game that is not a solo, each
+    on or off: ``fuchs_gefangen``, ``fuchs_letzter_stich`` (the ♦A wins the last
+    trick), ``karlchen`` (the ♣J wins the last trick), ``karlchen_gefangen`` (a
+    ♣J of the other party is won in the last trick), ``doppelkopf`` (a trick of
+    40 Augen or more), ``dulle_gefangen`` and ``gegen_die_alten`` (Kontra wins).
     ``bock``: Bock games are played (the session's multiplier).
     """
 
@@ -189,6 +201,7 @@ class DoppelkopfOptions:
     announcements: Timing = "ten_cards"
     table_mode: bool = False
     rot_geht_rum: RotGehtRum = "extra_point"
+    sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE
     bock: bool = True
 
     def __post_init__(self) -> None:
@@ -199,6 +212,10 @@ class DoppelkopfOptions:
                 preset=str(self.preset)[:40],
             )
         SCHEMA.validate(self)
+        # A set: kept in the schema's order, so that equal sets are equal options.
+        canonical = tuple(k for k in SONDERPUNKTE if k in self.sonderpunkte)
+        if canonical != self.sonderpunkte:
+            object.__setattr__(self, "sonderpunkte", canonical)
         if self.declarations == "ddv":
             for name in ("armut", "scharfe"):
                 if getattr(self, name):

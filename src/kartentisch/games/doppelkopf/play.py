@@ -287,6 +287,7 @@ def game_facts(deal: DealState) -> GameFacts:
         offenders=offending,
         bock_multiplier=deal.bock_multiplier,
         rot_geht_rum=deal.options.rot_geht_rum,
+        sonderpunkte=frozenset(deal.options.sonderpunkte),
     )
 
 

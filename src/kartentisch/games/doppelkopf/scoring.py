@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from kartentisch.games.doppelkopf.scoring_base import (
     AUGEN,
+    DDV_SONDERPUNKTE,
     EXTRA_NAMES,
     GAME_TYPES,
+    HOUSE_SONDERPUNKTE,
     NORMAL_GAME_TYPES,
     SOLO_GAME_TYPES,
+    SONDERPUNKTE,
     STAGES,
     WORDS,
     Announcement,
@@ -55,10 +58,13 @@ from kartentisch.games.doppelkopf.scoring_house import score_house
 
 __all__ = [
     "AUGEN",
+    "DDV_SONDERPUNKTE",
     "EXTRA_NAMES",
     "GAME_TYPES",
+    "HOUSE_SONDERPUNKTE",
     "NORMAL_GAME_TYPES",
     "SOLO_GAME_TYPES",
+    "SONDERPUNKTE",
     "STAGES",
     "WORDS",
     "Announcement",

@@ -89,14 +89,36 @@ SOLO_GAME_TYPES: Final = (
 GAME_TYPES: Final = NORMAL_GAME_TYPES + SOLO_GAME_TYPES
 EXTRA_NAMES: Final = (
     "fuchs_gefangen",
+    "fuchs_letzter_stich",
     "dulle_gefangen",
     "karlchen",
+    "karlchen_gefangen",
     "voller_stich",
     "rot_geht_rum",
     "doppelkopf",
     "gegen_die_alten",
 )
+#: The extra points a table may count, each on or off (the option ``sonderpunkte``):
+#: a trick of 40 Augen or more is ``doppelkopf`` (the house sheet calls it a
+#: "voller Stich"); Rot geht rum has an option of its own.
+SONDERPUNKTE: Final = (
+    "fuchs_gefangen",
+    "fuchs_letzter_stich",
+    "karlchen",
+    "karlchen_gefangen",
+    "doppelkopf",
+    "dulle_gefangen",
+    "gegen_die_alten",
+)
+#: Seed 003 § Sonderpunkte: Fuchs gefangen, Karlchen, voller Stich, Dulle gefangen.
+HOUSE_SONDERPUNKTE: Final = ("fuchs_gefangen", "karlchen", "doppelkopf", "dulle_gefangen")
+#: TSR 6.1 (Sonderpunkte): gegen die Alten, Doppelkopf, Fuchs gefangen, Karlchen.
+DDV_SONDERPUNKTE: Final = ("fuchs_gefangen", "karlchen", "doppelkopf", "gegen_die_alten")
 
+_PRESET_EXTRAS: Final[Mapping[str, frozenset[str]]] = {
+    "house": frozenset(HOUSE_SONDERPUNKTE),
+    "ddv": frozenset(DDV_SONDERPUNKTE),
+}
 _FOX: Final = Card("AD")
 _DULLE: Final = Card("10H")
 _KARLCHEN: Final = Card("JC")
@@ -181,6 +203,15 @@ class GameFacts:
     offenders: frozenset[int] = frozenset()
     bock_multiplier: int = 1
     rot_geht_rum: RotGehtRum = "extra_point"
+    #: The extra points counted (:data:`SONDERPUNKTE`); None: those of ``rules``' preset.
+    sonderpunkte: frozenset[str] | None = None
+
+    @property
+    def counted_extras(self) -> frozenset[str]:
+        """The extra points this game counts."""
+        if self.sonderpunkte is not None:
+            return self.sonderpunkte
+        return _PRESET_EXTRAS[self.rules]
 
     def party_of(self, seat: int) -> Party:
         return "re" if seat in self.re_party else "kontra"
@@ -471,13 +502,21 @@ def prepare_game(f: GameFacts, complete: bool | None = None) -> CheckedGame:
 
 
 def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
-    """The extra points of a non-solo game, and the number of Rot-geht-rum tricks."""
+    """The extra points of a non-solo game, and the number of Rot-geht-rum tricks.
+
+    Only those the game counts (:attr:`GameFacts.counted_extras`); Gegen die
+    Alten depends on the winner and is added by the scoring.
+    """
     f = g.facts
     out: list[ExtraPoint] = []
     red_tricks = 0
     if f.solo:
         return out, 0
     house = g.house
+    counted = f.counted_extras
+    fox = "fuchs_gefangen" in counted
+    dulle = "dulle_gefangen" in counted and not f.scharfe_aces
+    full = "doppelkopf" in counted
     last = len(f.tricks)
     parties, trumps = g.parties, f.trumps
     for i, t in enumerate(f.tricks, start=1):
@@ -485,19 +524,37 @@ def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
         for seat, card in zip(t.seats, t.cards, strict=True):
             if parties[seat] == wp or card not in trumps:
                 continue
-            if card == _FOX:
+            if card == _FOX and fox:
                 out.append(ExtraPoint(wp, "fuchs_gefangen", i))
-            elif card == _DULLE and house and not f.scharfe_aces:
+            elif card == _DULLE and dulle:
                 out.append(ExtraPoint(wp, "dulle_gefangen", i))
-        if g.trick_augen[i - 1] >= 40:
+        if full and g.trick_augen[i - 1] >= 40:
             out.append(ExtraPoint(wp, "voller_stich" if house else "doppelkopf", i))
         if house and all(c in _HEARTS and c not in trumps for c in t.cards):
             red_tricks += 1
             if f.rot_geht_rum == "extra_point":
                 out.append(ExtraPoint(wp, "rot_geht_rum", i))
-        if g.complete and i == last and t.winning_card == _KARLCHEN:
-            out.append(ExtraPoint(wp, "karlchen", i))
+        if g.complete and i == last:
+            out.extend(_last_trick_extras(g, t, wp, counted))
     return out, red_tricks
+
+
+def _last_trick_extras(
+    g: CheckedGame, t: ScoringTrick, wp: Party, counted: frozenset[str]
+) -> list[ExtraPoint]:
+    """Karlchen and the Fuchs winning the last trick, and either caught in it."""
+    out: list[ExtraPoint] = []
+    trick = len(g.facts.tricks)
+    won_by = t.winning_card
+    if won_by == _KARLCHEN and "karlchen" in counted:
+        out.append(ExtraPoint(wp, "karlchen", trick))
+    if won_by == _FOX and _FOX in g.facts.trumps and "fuchs_letzter_stich" in counted:
+        out.append(ExtraPoint(wp, "fuchs_letzter_stich", trick))
+    if "karlchen_gefangen" in counted:
+        for seat, card in zip(t.seats, t.cards, strict=True):
+            if card == _KARLCHEN and g.parties[seat] != wp:
+                out.append(ExtraPoint(wp, "karlchen_gefangen", trick))
+    return out
 
 
 def extras_line(extras: Sequence[ExtraPoint], unit: int) -> str:

@@ -121,7 +121,7 @@ def score_ddv(g: CheckedGame) -> GameScore:
 
     found, _ = extra_points(g)
     extras = [e for e in found if e.party != g.offending]
-    if not f.solo and winner == "kontra":
+    if not f.solo and winner == "kontra" and "gegen_die_alten" in f.counted_extras:
         extras.append(ExtraPoint("kontra", "gegen_die_alten", None))
     if winner is None:
         winner = "re" if augen["re"] > augen["kontra"] else "kontra"

@@ -13,6 +13,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
     PARTIES,
     STAGES,
     CheckedGame,
+    ExtraPoint,
     GameScore,
     Party,
     count_extras,
@@ -108,6 +109,9 @@ def score_house(g: CheckedGame) -> GameScore:
     else:
         stages = stages_below(g.augen[loser], g.tricks_won[loser])
     found, red_tricks = extra_points(g)
+    if winner == "kontra" and "gegen_die_alten" in f.counted_extras:
+        # Not on the sheet (its Kontra wins 20 instead of 10): a table's extra point.
+        found.append(ExtraPoint("kontra", "gegen_die_alten", None))
     extras = tuple(e for e in found if e.party != g.offending)
     lines.append(
         f"Stages reached by {winner.capitalize()}: "
