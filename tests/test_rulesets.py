@@ -63,6 +63,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "armut_max_trumps": "armut",
         "kings_redeal": "schmeissen",
         "announcements": "announcements",
+        "announcement_value": "announcements",
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",
         "bock": "bock",

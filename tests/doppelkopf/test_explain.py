@@ -204,8 +204,15 @@ def _check(deal: Any) -> None:
                 for line in lines
                 if line["key"] in ("explain.extra", "explain.extra_game")
             )
+            # Announcements that add (announcement_value "add"): for the winner.
+            added = sum(
+                line["params"]["points"]["signed"]
+                for line in lines
+                if line["key"] == "explain.ddv.announced"
+            )
+            assert (added == 0) == (f.doubling or not any(f.announcements))
             game = 10 if score.winner == "re" else 20
-            assert game + sum(items.values()) + extras == score.base
+            assert game + sum(items.values()) + extras + added == score.base
         assert ("explain.bock_trigger" in keys) == score.bock_trigger
     else:
         items = _signed_by_party(
@@ -220,18 +227,29 @@ def _check(deal: Any) -> None:
             },
         )
         re_value = (items["re"] - items["kontra"]) * (2 if "explain.ouvert" in keys else 1)
+        for line in lines:  # announcements that double (announcement_value "double")
+            if line["key"] == "explain.announced":
+                re_value *= line["params"]["factor"]
         kontra_seat = next(s for s in f.seats if s not in f.re_party)
         assert score.points[kontra_seat] == -re_value
 
 
 @pytest.mark.parametrize(
-    ("rules", "players", "seed"), [("house", 4, 7), ("house", 5, 8), ("ddv", 4, 9)]
+    ("rules", "players", "seed", "value"),
+    [
+        ("house", 4, 7, "double"),
+        ("house", 5, 8, "double"),
+        ("ddv", 4, 9, "add"),
+        ("house", 4, 10, "add"),
+        ("ddv", 4, 11, "double"),
+    ],
 )
-def test_the_explanation_adds_up_on_random_games(rules: str, players: int, seed: int) -> None:
+def test_the_explanation_adds_up_on_random_games(
+    rules: str, players: int, seed: int, value: str
+) -> None:
     rng = random.Random(seed)
-    match = DoppelkopfMatch(
-        {"scoring": rules, "players": players}, seats=NAMES[:players], seed=seed
-    )
+    options = {"scoring": rules, "players": players, "announcement_value": value}
+    match = DoppelkopfMatch(options, seats=NAMES[:players], seed=seed)
     scored = 0
     while scored < 25:
         deal = match.deal

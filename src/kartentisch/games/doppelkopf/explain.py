@@ -110,6 +110,8 @@ class _Facts:
         self.announced: dict[Party, list[int]] = {
             p: list(range(max(explicit[p]) + 1)) if explicit[p] else [] for p in PARTIES
         }
+        #: The levels the announcements named (an ouvert solo's schwarz not among them).
+        self.declared: dict[Party, list[int]] = {p: list(v) for p, v in self.announced.items()}
         if facts.rules == "ddv" and facts.solo and facts.ouvert and facts.game_type != "null":
             self.announced["re"] = list(range(5))  # seed 003 § Soli: ouvert includes schwarz
         offending = {facts.party_of(s) for s in facts.offenders}
@@ -273,12 +275,38 @@ def _extra_line(name: str, trick: int | None, party: Party, points: int) -> Line
     )
 
 
-def _announcement_lines(f: _Facts, *, skip_solo_re: bool) -> tuple[list[Line], int]:
-    """The announcements as doublings (house): the lines and the factor."""
+def _added_lines(f: _Facts, winner: Party, *, skip_solo_re: bool) -> tuple[list[Line], int]:
+    """Announcements that add (house scoring, ``announcement_value="add"``): 20 for Re
+    or Kontra, 10 for a stage, all for the winner; the lines and the sum."""
+    out = []
+    total = 0
+    for p in PARTIES:
+        for level in f.announced[p]:
+            if skip_solo_re and p == "re" and level == 0:
+                continue
+            points = 20 if level == 0 else 10
+            total += points
+            out.append(
+                _line(
+                    "explain.ddv.announced",
+                    who=_seats(f.by[p]) if f.by[p] else _party(p),
+                    word=_word(p, level),
+                    party=_party(winner),
+                    points=_signed(points),
+                )
+            )
+    return out, total
+
+
+def _announcement_lines(
+    f: _Facts, *, skip_solo_re: bool, declared: bool = False
+) -> tuple[list[Line], int]:
+    """The announcements as doublings: the lines and the factor (``declared``: the
+    levels named, without an ouvert solo's schwarz)."""
     out = []
     factor = 1
     for p in PARTIES:
-        levels = f.announced[p]
+        levels = f.declared[p] if declared else f.announced[p]
         if skip_solo_re and p == "re":
             levels = [lv for lv in levels if lv > 0]
         if not levels:
@@ -357,9 +385,14 @@ def _house_normal(f: _Facts) -> list[Line]:
         out.append(_extra_line(e.name, e.trick, e.party, 10 if e.party == winner else -10))
     if not score.extras:
         out.append(_line("explain.no_extras"))
-    out.append(_line("explain.base", base=score.base))
-    said, _ = _announcement_lines(f, skip_solo_re=False)
-    out += said or [_line("explain.no_announcements")]
+    if facts.doubling:
+        out.append(_line("explain.base", base=score.base))
+        said, _ = _announcement_lines(f, skip_solo_re=False)
+        out += said or [_line("explain.no_announcements")]
+    else:
+        said, _ = _added_lines(f, winner, skip_solo_re=False)
+        out += said or [_line("explain.no_announcements")]
+        out.append(_line("explain.base_sum", base=score.base))
     out += _bock_lines(f, winner)
     value = score.base * score.multiplier
     out.append(_line("explain.value", base=score.base, multiplier=score.multiplier, value=value))
@@ -377,11 +410,18 @@ def _house_solo(f: _Facts) -> list[Line]:
     out: list[Line] = []
     out.append(_offended(f, winner) if f.offending is not None else _solo_win(f, winner))
     key = "explain.solo.won" if winner == "re" else "explain.solo.lost"
-    out.append(_line(key, game=_tx(f"dk.game.{facts.game_type}"), points=score.base))
+    if facts.doubling:
+        said, _ = _announcement_lines(f, skip_solo_re=True)
+        game = score.base
+    else:
+        said, added = _added_lines(f, winner, skip_solo_re=True)
+        game = score.base - added if score.base > 0 else score.base + added
+    out.append(_line(key, game=_tx(f"dk.game.{facts.game_type}"), points=game))
     if facts.ouvert:
         out.append(_line("explain.ouvert", factor=2))
-    said, _ = _announcement_lines(f, skip_solo_re=True)
     out += said
+    if said and not facts.doubling:
+        out.append(_line("explain.base_sum", base=score.base))
     out += _bock_lines(f, winner)
     value = score.base * score.multiplier
     out.append(_line("explain.value", base=score.base, multiplier=score.multiplier, value=value))
@@ -454,6 +494,8 @@ def _ddv(f: _Facts) -> list[Line]:
             below = stages_below(augen[loser], won[loser])
             out += _stage_lines(loser, below, 1, winner, offence=f.offending is not None)
         for p in PARTIES:
+            if facts.doubling:
+                break  # they double the value instead (below)
             for level in f.announced[p]:
                 out.append(
                     _line(
@@ -486,8 +528,11 @@ def _ddv(f: _Facts) -> list[Line]:
         out.append(_extra_line(e.name, e.trick, e.party, 1))
     if not facts.solo and not score.extras:
         out.append(_line("explain.no_extras"))
-    if score.multiplier == 2:
+    if facts.ouvert and null:
         out.append(_line("explain.ouvert", factor=2))
+    if facts.doubling:
+        said, _ = _announcement_lines(f, skip_solo_re=False, declared=True)
+        out += said
     seats = facts.seats
     re_value = next(score.points[s] for s in seats if f.parties[s] == "kontra") * -1
     if facts.solo:

@@ -50,6 +50,7 @@ HochzeitRule = Literal["choice", "first_trick"]
 Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
+AnnouncementValue = Literal["double", "add"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
 #: ``fleischlos`` (DDV) ranks with ``no_trump``. They are the solo game types
@@ -77,6 +78,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "armut": False,
         "kings_redeal": 0,
         "announcements": "ddv",
+        "announcement_value": "add",
         "rot_geht_rum": "off",
         "sonderpunkte": DDV_SONDERPUNKTE,
         "bock": False,
@@ -121,6 +123,7 @@ SCHEMA: Final = OptionSchema(
         Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
         Option("kings_redeal", "whole", low=0, high=8, group="schmeissen"),
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
+        Option("announcement_value", "choice", choices=("double", "add"), group="announcements"),
         Option("table_mode", "flag", group="table"),
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
         Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, group="extras"),
@@ -170,6 +173,9 @@ class DoppelkopfOptions:
     (0: never).
     ``announcements``: ``ten_cards`` (only with all own cards in hand) or
     ``ddv`` (deadlines by cards in hand, replies one card later).
+    ``announcement_value``: ``double`` (each announcement, and each word a higher
+    one implies, doubles the game's value: the sheet) or ``add`` (TSR 7.2.3: Re and
+    Kontra add 2 each, each stage 1; 20 and 10 under house scoring).
     ``table_mode``: a revoke or a wrong announcement is accepted and punished
     at the end (the Kulanzregel lets a player take it back).
     ``rot_geht_rum``: an extra point, a Bock trigger, or nothing.
@@ -199,6 +205,7 @@ class DoppelkopfOptions:
     armut_max_trumps: int = 3
     kings_redeal: int = 5
     announcements: Timing = "ten_cards"
+    announcement_value: AnnouncementValue = "double"
     table_mode: bool = False
     rot_geht_rum: RotGehtRum = "extra_point"
     sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE

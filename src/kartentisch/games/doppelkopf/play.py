@@ -288,6 +288,7 @@ def game_facts(deal: DealState) -> GameFacts:
         bock_multiplier=deal.bock_multiplier,
         rot_geht_rum=deal.options.rot_geht_rum,
         sonderpunkte=frozenset(deal.options.sonderpunkte),
+        announcement_value=deal.options.announcement_value,
     )
 
 

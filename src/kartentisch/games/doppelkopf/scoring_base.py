@@ -22,14 +22,18 @@ from kartentisch.errors import KartentischError
 
 __all__ = [
     "AUGEN",
+    "DDV_SONDERPUNKTE",
     "EXTRA_NAMES",
     "GAME_TYPES",
+    "HOUSE_SONDERPUNKTE",
     "NORMAL_GAME_TYPES",
     "PARTIES",
     "SOLO_GAME_TYPES",
+    "SONDERPUNKTE",
     "STAGES",
     "WORDS",
     "Announcement",
+    "AnnouncementValue",
     "CheckedGame",
     "ExtraPoint",
     "GameFacts",
@@ -59,6 +63,9 @@ Party = Literal["re", "kontra"]
 Word = Literal["re", "kontra", "no90", "no60", "no30", "schwarz"]
 Rules = Literal["house", "ddv"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
+#: What an announcement does to the game's value: doubles it (the sheet) or adds to it
+#: (TSR 7.2.3: Re and Kontra 2 each, every stage announced 1; ×10 under house scoring).
+AnnouncementValue = Literal["double", "add"]
 
 PARTIES: Final[tuple[Party, Party]] = ("re", "kontra")
 WORDS: Final[tuple[Word, ...]] = ("re", "kontra", "no90", "no60", "no30", "schwarz")
@@ -205,6 +212,15 @@ class GameFacts:
     rot_geht_rum: RotGehtRum = "extra_point"
     #: The extra points counted (:data:`SONDERPUNKTE`); None: those of ``rules``' preset.
     sonderpunkte: frozenset[str] | None = None
+    #: What announcements do to the value; None: what ``rules`` does (house doubles).
+    announcement_value: AnnouncementValue | None = None
+
+    @property
+    def doubling(self) -> bool:
+        """Whether each announcement doubles the value (else it adds points)."""
+        if self.announcement_value is not None:
+            return self.announcement_value == "double"
+        return self.rules == "house"
 
     @property
     def counted_extras(self) -> frozenset[str]:

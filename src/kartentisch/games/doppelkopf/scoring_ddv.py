@@ -102,6 +102,8 @@ def score_ddv(g: CheckedGame) -> GameScore:
         for stage in stages:
             items.append((winner, 1, f"stage {stage}"))
         for p in PARTIES:
+            if f.doubling:
+                break  # announcements double the value instead (below)
             for level in sorted(g.announced[p]):
                 word = p if level == 0 else STAGES[level - 1]
                 items.append((winner, 2 if level == 0 else 1, f"{p.capitalize()} announced {word}"))
@@ -135,6 +137,9 @@ def score_ddv(g: CheckedGame) -> GameScore:
     multiplier = 2 if f.ouvert and g.null else 1
     if multiplier == 2:
         lines.append("Ouvert Nullsolo: ×2 (seed 003 § Solo).")
+    if f.doubling and g.doublings:
+        multiplier <<= g.doublings
+        lines.append(f"Announcements: ×2 each, ×{1 << g.doublings}.")
     base = re_value if winner == "re" else -re_value
     re_value *= multiplier
     points = [0] * f.table_size

@@ -121,11 +121,15 @@ def score_house(g: CheckedGame) -> GameScore:
     own, their = count_extras(extras, winner), count_extras(extras, loser)
     game = 10 if winner == "re" else 20
     base = game + 10 * len(stages) + 10 * (own - their)
+    said = 0 if f.doubling else announced_points(g)
     lines.append(
         f"Base: {game} ({winner.capitalize()} wins) {term(10 * len(stages))} (stages) "
-        f"{term(10 * (own - their))} (extra points {own}:{their}) = {base}."
+        f"{term(10 * (own - their))} (extra points {own}:{their})"
+        + (f" {term(said)} (announcements)" if said else "")
+        + f" = {base + said}."
     )
-    multiplier = (1 << g.doublings) * f.bock_multiplier
+    base += said
+    multiplier = (1 << g.doublings if f.doubling else 1) * f.bock_multiplier
     lines.append(_announcement_line(g))
     if f.bock_multiplier > 1:
         lines.append(f"Böcke: ×{f.bock_multiplier}.")
@@ -151,6 +155,18 @@ def score_house(g: CheckedGame) -> GameScore:
     )
 
 
+def announced_points(g: CheckedGame, skip_solo_re: bool = False) -> int:
+    """Announcements that add instead of doubling: 20 for each Re or Kontra (the solo's
+    own Re skipped when ``skip_solo_re``), 10 for each stage announced, the lower
+    levels a word implies included (TSR 7.2.3, ×10)."""
+    total = 0
+    for p in PARTIES:
+        for level in g.announced[p]:
+            if not (skip_solo_re and p == "re" and level == 0):
+                total += 20 if level == 0 else 10
+    return total
+
+
 def _announcement_line(g: CheckedGame) -> str:
     parts = []
     for p in PARTIES:
@@ -161,7 +177,10 @@ def _announcement_line(g: CheckedGame) -> str:
             words = [p if lv == 0 else STAGES[lv - 1] for lv in levels]
             parts.append(f"{p.capitalize()} " + ", ".join(words))
     if not parts:
-        return "Announcements: none (×1)."
+        return "Announcements: none" + (" (×1)." if g.facts.doubling else ".")
+    if not g.facts.doubling:
+        added = term(announced_points(g, skip_solo_re=g.facts.solo))
+        return f"Announcements: {'; '.join(parts)}: +20 (Re, Kontra), +10 (a stage) each, {added}."
     return f"Announcements: {'; '.join(parts)}: ×2 each, ×{(1 << g.doublings)}."
 
 
@@ -171,7 +190,12 @@ def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameSc
     name = "Trumpfsolo" if trump else "solo"
     base = (500 if trump else 250) if winner == "re" else (-1000 if trump else -500)
     lines.append(f"{name.capitalize()} {'won' if winner == 're' else 'lost'}: {base}.")
-    multiplier = (2 if f.ouvert else 1) * (1 << g.doublings) * f.bock_multiplier
+    doubled = 1 << g.doublings if f.doubling else 1
+    if not f.doubling and g.doublings:
+        # Added to the result's side: the winner's value grows, the loss deepens.
+        said = announced_points(g, skip_solo_re=True)
+        base += said if base > 0 else -said
+    multiplier = (2 if f.ouvert else 1) * doubled * f.bock_multiplier
     if f.ouvert:
         lines.append("Ouvert: ×2.")
     if g.doublings:
