@@ -49,6 +49,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
     assert groups == {
         "players": "deck",
         "nines": "deck",
+        "dullen": "trumps",
         "declarations": "declarations",
         "scharfe": "declarations",
         "soli": "soli",
@@ -359,7 +360,7 @@ def test_the_schema_lists_every_option_with_its_values_in_each_preset() -> None:
     schema = rules_schema("Doko")
     assert schema["kartentisch-rules"] == 1 and schema["game"] == "doppelkopf"
     assert schema["default_preset"] == "house"
-    assert schema["groups"] == [g for g in GROUPS if g != "trumps"]  # (trumps has none yet)
+    assert schema["groups"] == list(GROUPS)
     assert [o["name"] for o in schema["options"]] == [o.name for o in SCHEMA.options]
     by_name = {o["name"]: o for o in schema["options"]}
     assert by_name["kings_redeal"] == {
@@ -451,7 +452,7 @@ def test_a_rule_set_as_text(lang: str) -> None:
     # Every option once, group by group in their order.
     assert sum(1 for line in lines if line.startswith("    ")) == len(SCHEMA.options) - 2
     groups = [lines[i + 1] for i, line in enumerate(lines) if line == ""]
-    assert groups == [group_title(g, lang) for g in GROUPS if g != "trumps"]
+    assert groups == [group_title(g, lang) for g in GROUPS]
     unchanged = rules_lines(load_rules(EXAMPLES / "ddv.toml"), lang)
     assert not any(line.startswith("  * ") for line in unchanged)
     assert unchanged[:2] == [translate(lang, "term.rules.name", name="DDV"), unchanged[1]]

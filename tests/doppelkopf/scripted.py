@@ -58,6 +58,7 @@ def script(
         scharfe_aces=scharfe_aces,
         scharfe_kings=scharfe_kings,
         nines=options.nines,
+        dullen=options.dullen,
     )
     first = (
         leader

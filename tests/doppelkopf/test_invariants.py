@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kartentisch.cards import Card
-from kartentisch.errors import IllegalActionError
+from kartentisch.errors import IllegalActionError, OptionError
 from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
+from kartentisch.games.doppelkopf.options import SCHEMA
 from kartentisch.games.doppelkopf.record import replay, summarize
+from kartentisch.options import Option
 
 PRESETS = [
     DoppelkopfOptions(),
@@ -82,10 +84,54 @@ def check_no_leak(deal: DoppelkopfDeal) -> None:
             assert "offenders" not in data
 
 
+def option_values(option: Option) -> st.SearchStrategy[object]:
+    if option.kind == "whole":
+        low, high = option.bounds(option.name)
+        return st.integers(low, high)
+    if option.kind == "flag":
+        return st.booleans()
+    if option.kind == "choice":
+        return st.sampled_from(option.choices)
+    return st.lists(st.sampled_from(option.choices), unique=True).map(tuple)
+
+
+def _rule_set(preset: str, values: dict[str, object]) -> DoppelkopfOptions:
+    try:
+        return DoppelkopfOptions.from_dict({"preset": preset, **values})
+    except OptionError as err:
+        # The one combination the options refuse: Armut or Scharfe with the DDV order.
+        assert err.code == "needs_sheet_order", err
+        return DoppelkopfOptions.from_dict(
+            {"preset": preset, **values, "armut": False, "scharfe": False}
+        )
+
+
+#: Random rule sets: a preset and any of its options changed to any allowed value.
+RULE_SETS = st.tuples(
+    st.sampled_from(["house", "ddv"]),
+    st.fixed_dictionaries({}, optional={o.name: option_values(o) for o in SCHEMA.options}),
+).map(lambda drawn: _rule_set(*drawn))
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(range(len(PRESETS))))
 def test_random_games_keep_the_invariants(seed: int, which: int) -> None:
-    options = PRESETS[which]
+    check_invariants(PRESETS[which], seed)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), RULE_SETS)
+def test_random_rule_sets_keep_the_invariants(seed: int, options: DoppelkopfOptions) -> None:
+    check_invariants(options, seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), RULE_SETS)
+def test_random_rule_sets_never_leak(seed: int, options: DoppelkopfOptions) -> None:
+    random_game(options, seed, watch=True)
+
+
+def check_invariants(options: DoppelkopfOptions, seed: int) -> None:
     deal = random_game(options, seed)
     if deal.outcome == "redeal":
         assert deal.points() == (0,) * options.players

@@ -37,7 +37,7 @@ _SUITS: Final = {
 
 def _order_for(kind: str, obs: DoppelkopfObservation) -> TrickOrder:
     options = obs.options
-    return trick_order(kind, style=options.solo_style, nines=options.nines)
+    return trick_order(kind, style=options.solo_style, nines=options.nines, dullen=options.dullen)
 
 
 def solo_strength(hand: Sequence[Card], kind: str, obs: DoppelkopfObservation) -> float:

@@ -57,6 +57,7 @@ def observed_order(obs: DoppelkopfObservation) -> TrickOrder | None:
             scharfe_aces=normal and obs.scharfe_aces is not None,
             scharfe_kings=normal and obs.scharfe_kings is not None,
             nines=obs.options.nines,
+            dullen=obs.options.dullen,
         )
     except ValueError:
         return None

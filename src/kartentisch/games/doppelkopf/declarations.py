@@ -97,7 +97,10 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
         elif may_declare_armut(deal, seat):
             out.append(Call("armut"))
     elif name == "vorbehalt":
-        out.extend((_PASS, _VORBEHALT))
+        out.append(_PASS)
+        # A Vorbehalt needs a reservation to name: a solo these rules allow, or a Hochzeit.
+        if _may_claim_solo(deal, seat) or hand.count(QUEEN_OF_CLUBS) == 2:
+            out.append(_VORBEHALT)
     elif name == "reservation":
         if deal.solo_claim is not None or deal.hochzeit_by is not None:
             out.append(_PASS)
@@ -292,6 +295,14 @@ def check_declaration(deal: DealState, call: Call, seat: int) -> None:
             )
         return
     if call.word == "vorbehalt" and name == "vorbehalt":
+        if not _may_claim_solo(deal, seat) and deal.hands[seat].count(QUEEN_OF_CLUBS) != 2:
+            raise IllegalActionError(
+                "nothing_reserved",
+                "a Vorbehalt needs a reservation to name: these rules allow no solo and "
+                f"seat {seat} holds no Hochzeit",
+                seat=seat,
+                action=call,
+            )
         return
     raise IllegalActionError(
         "not_now",

@@ -85,7 +85,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     },
 }
 
-#: The groups of the options, in the order a rule set shows them (``trumps`` has none yet).
+#: The groups of the options, in the order a rule set shows them.
 GROUPS: Final = (
     "deck",
     "trumps",
@@ -107,6 +107,7 @@ SCHEMA: Final = OptionSchema(
     (
         Option("players", "whole", low=4, high=5, group="deck"),
         Option("nines", "flag", group="deck"),
+        Option("dullen", "flag", group="trumps"),
         Option("scoring", "choice", choices=("house", "ddv"), group="counting"),
         Option("declarations", "choice", choices=("sheet", "ddv"), group="declarations"),
         Option("scharfe", "flag", group="declarations"),
@@ -150,6 +151,8 @@ class DoppelkopfOptions:
     ``players``: 4, or 5 (the dealer sits each deal out and scores 0).
     ``nines``: play with the 48-card deck (12 cards each, packets 3-3-3-3)
     instead of 40 cards (10 each, packets 3-4-3).
+    ``dullen``: the ♥10s (Dullen) are the highest trumps; off, a ♥10 is a plain
+    heart (between the ace and the king).
     ``scoring``: which score formula, ``house`` (seed 003) or ``ddv`` (plus/minus).
     ``declarations``: ``sheet`` asks Scharfe, then soli, then Hochzeit/Armut,
     seat by seat from the dealer's left; ``ddv`` asks "gesund"/"Vorbehalt" and
@@ -190,6 +193,7 @@ class DoppelkopfOptions:
     preset: str = "house"
     players: int = 4
     nines: bool = False
+    dullen: bool = True
     scoring: Rules = "house"
     declarations: Declarations = "sheet"
     scharfe: bool = True

@@ -160,7 +160,7 @@ class DealState(GameState[Action]):
         self.hochzeit_partner: int | None = None
         self.hochzeit_trick: int | None = None
         #: The trick order of the game being played (the normal one before play).
-        self.order: TrickOrder = trick_order("normal", nines=options.nines)
+        self.order: TrickOrder = trick_order("normal", nines=options.nines, dullen=options.dullen)
         self.trick_play: TrickPlay | None = None
 
         # play
@@ -194,6 +194,7 @@ class DealState(GameState[Action]):
             scharfe_aces=normal and self.scharfe_aces_by is not None,
             scharfe_kings=normal and self.scharfe_kings_by is not None,
             nines=self.options.nines,
+            dullen=self.options.dullen,
         )
 
     def whose_turn(self) -> int | None:

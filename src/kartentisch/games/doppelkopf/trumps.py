@@ -81,8 +81,13 @@ def trump_cards(
     scharfe_aces: bool = False,
     scharfe_kings: bool = False,
     nines: bool = False,
+    dullen: bool = True,
 ) -> tuple[Card, ...]:
-    """The trumps of ``game_type``, highest first (one entry per card value)."""
+    """The trumps of ``game_type``, highest first (one entry per card value).
+
+    ``dullen=False``: the ♥10 is no trump of its own (the option ``dullen``); it is a
+    plain heart between the ace and the king, or a trump of its suit in a hearts solo.
+    """
     low: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING) + ((Rank.NINE,) if nines else ())
     if is_normal_order(game_type, style) or (game_type in _SUIT_SOLI and style == "ddv"):
         suit = _SUIT_SOLI.get(game_type, Suit.DIAMONDS)
@@ -90,7 +95,8 @@ def trump_cards(
         normal = is_normal_order(game_type, style)
         if normal and scharfe_aces:
             top.append(Card("AH"))
-        top.append(_DULLE)
+        if dullen:
+            top.append(_DULLE)
         if normal and scharfe_kings:
             top.append(Card("KH"))
         tail = [c for c in _suit_part(suit, low) if c not in top]
@@ -125,6 +131,7 @@ def trick_order(
     scharfe_aces: bool = False,
     scharfe_kings: bool = False,
     nines: bool = False,
+    dullen: bool = True,
 ) -> TrickOrder:
     """The shared :class:`TrickOrder` for one game type (cached)."""
     trumps = trump_cards(
@@ -133,6 +140,7 @@ def trick_order(
         scharfe_aces=scharfe_aces,
         scharfe_kings=scharfe_kings,
         nines=nines,
+        dullen=dullen,
     )
     return TrickOrder.with_trumps(trumps, PLAIN_RANKS)
 
