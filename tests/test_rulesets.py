@@ -68,6 +68,9 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",
         "bock": "bock",
+        "bock_triggers": "bock",
+        "bock_rounds": "bock",
+        "bock_stacking": "bock",
         "scoring": "counting",
         "table_mode": "table",
     }

@@ -36,6 +36,8 @@ from kartentisch.games.doppelkopf.scoring import (
     GameFacts,
     GameScore,
     Party,
+    bock_reasons,
+    prepare_game,
     stages_below,
 )
 
@@ -338,17 +340,19 @@ def _bock_trigger(f: _Facts, winner: Party) -> list[Line]:
     if not f.score.bock_trigger:
         return []
     facts = f.facts
-    loser = _other(winner)
-    reasons = []
-    if f.announced[loser] or (facts.solo and loser == "re"):
-        reasons.append(_tx("explain.bock_reason.lost_announcement"))
-    elif f.offending is None and f.missed(winner):
-        reasons.append(_tx("explain.bock_reason.missed", party=_party(winner)))
-    if f.offending is None and f.complete and f.augen["re"] == 120:
-        reasons.append(_tx("explain.bock_reason.tie"))
-    if facts.rot_geht_rum == "bock" and not facts.solo and _red_tricks(facts):
-        reasons.append(_tx("explain.bock_reason.rot_geht_rum"))
-    return [_line("explain.bock_trigger", reasons={"list": reasons})]
+    reasons = bock_reasons(prepare_game(facts), winner, _red_tricks(facts))
+    texts = {
+        "lost_solo": "explain.bock_reason.lost_announcement",
+        "lost_announcement": "explain.bock_reason.lost_announcement",
+        "tie": "explain.bock_reason.tie",
+        "schwarz": "explain.bock_reason.schwarz",
+        "rot_geht_rum": "explain.bock_reason.rot_geht_rum",
+    }
+    said = [
+        _tx("explain.bock_reason.missed", party=_party(winner)) if r == "missed" else _tx(texts[r])
+        for r in reasons
+    ]
+    return [_line("explain.bock_trigger", reasons={"list": said})]
 
 
 def _red_tricks(facts: GameFacts) -> int:

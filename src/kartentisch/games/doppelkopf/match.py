@@ -93,6 +93,8 @@ class DoppelkopfMatch:
             options.scoring,
             dealer=first_dealer,
             bock=options.bock and options.scoring == "house",
+            bock_rounds=options.bock_rounds,
+            bock_stacking=options.bock_stacking,
         )
         self.history: list[DoppelkopfDeal | Misdeal] = []
         self.cuts: list[int | None] = []

@@ -25,7 +25,9 @@ from typing import Any, Final, Literal
 from kartentisch.cards import Card, doppelkopf_deck
 from kartentisch.errors import OptionError
 from kartentisch.games.doppelkopf.scoring import (
+    BOCK_TRIGGERS,
     DDV_SONDERPUNKTE,
+    HOUSE_BOCK_TRIGGERS,
     HOUSE_SONDERPUNKTE,
     SOLO_GAME_TYPES,
     SONDERPUNKTE,
@@ -51,6 +53,7 @@ Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 AnnouncementValue = Literal["double", "add"]
+BockStacking = Literal["stack", "append"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
 #: ``fleischlos`` (DDV) ranks with ``no_trump``. They are the solo game types
@@ -129,6 +132,9 @@ SCHEMA: Final = OptionSchema(
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
         Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, group="extras"),
         Option("bock", "flag", group="bock"),
+        Option("bock_triggers", "kinds", choices=BOCK_TRIGGERS, group="bock"),
+        Option("bock_rounds", "whole", low=1, high=4, group="bock"),
+        Option("bock_stacking", "choice", choices=("stack", "append"), group="bock"),
     ),
     groups=GROUPS,
 )
@@ -187,7 +193,13 @@ class DoppelkopfOptions:
     trick), ``karlchen`` (the ♣J wins the last trick), ``karlchen_gefangen`` (a
     ♣J of the other party is won in the last trick), ``doppelkopf`` (a trick of
     40 Augen or more), ``dulle_gefangen`` and ``gegen_die_alten`` (Kontra wins).
-    ``bock``: Bock games are played (the session's multiplier).
+    ``bock``: Bock games are played (the session's multiplier; house scoring).
+    ``bock_triggers``: what starts them: ``lost_announcement`` (lost or missed),
+    ``lost_solo``, ``tie`` (120:120), ``schwarz`` (a party without a trick).
+    ``bock_rounds``: each trigger brings this many rounds of Bock games (one game
+    per player at the table each). ``bock_stacking``: ``stack`` (streams that
+    overlap multiply: Doppelbock ×4) or ``append`` (a new stream waits until the
+    ones before it are played; every Bock game ×2).
     """
 
     preset: str = "house"
@@ -214,6 +226,9 @@ class DoppelkopfOptions:
     rot_geht_rum: RotGehtRum = "extra_point"
     sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE
     bock: bool = True
+    bock_triggers: tuple[str, ...] = HOUSE_BOCK_TRIGGERS
+    bock_rounds: int = 1
+    bock_stacking: BockStacking = "stack"
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -223,10 +238,12 @@ class DoppelkopfOptions:
                 preset=str(self.preset)[:40],
             )
         SCHEMA.validate(self)
-        # A set: kept in the schema's order, so that equal sets are equal options.
-        canonical = tuple(k for k in SONDERPUNKTE if k in self.sonderpunkte)
-        if canonical != self.sonderpunkte:
-            object.__setattr__(self, "sonderpunkte", canonical)
+        # Sets: kept in the schema's order, so that equal sets are equal options.
+        for name, order in (("sonderpunkte", SONDERPUNKTE), ("bock_triggers", BOCK_TRIGGERS)):
+            value = getattr(self, name)
+            canonical = tuple(k for k in order if k in value)
+            if canonical != value:
+                object.__setattr__(self, name, canonical)
         if self.declarations == "ddv":
             for name in ("armut", "scharfe"):
                 if getattr(self, name):

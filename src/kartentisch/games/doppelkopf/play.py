@@ -289,6 +289,7 @@ def game_facts(deal: DealState) -> GameFacts:
         rot_geht_rum=deal.options.rot_geht_rum,
         sonderpunkte=frozenset(deal.options.sonderpunkte),
         announcement_value=deal.options.announcement_value,
+        bock_triggers=frozenset(deal.options.bock_triggers),
     )
 
 

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 from kartentisch.games.doppelkopf.scoring_base import (
     AUGEN,
+    BOCK_TRIGGERS,
     DDV_SONDERPUNKTE,
     EXTRA_NAMES,
     GAME_TYPES,
+    HOUSE_BOCK_TRIGGERS,
     HOUSE_SONDERPUNKTE,
     NORMAL_GAME_TYPES,
     SOLO_GAME_TYPES,
@@ -54,13 +56,15 @@ from kartentisch.games.doppelkopf.scoring_base import PARTIES as PARTIES
 from kartentisch.games.doppelkopf.scoring_base import RotGehtRum as RotGehtRum
 from kartentisch.games.doppelkopf.scoring_base import Rules as Rules
 from kartentisch.games.doppelkopf.scoring_ddv import score_ddv
-from kartentisch.games.doppelkopf.scoring_house import score_house
+from kartentisch.games.doppelkopf.scoring_house import bock_reasons, score_house
 
 __all__ = [
     "AUGEN",
+    "BOCK_TRIGGERS",
     "DDV_SONDERPUNKTE",
     "EXTRA_NAMES",
     "GAME_TYPES",
+    "HOUSE_BOCK_TRIGGERS",
     "HOUSE_SONDERPUNKTE",
     "NORMAL_GAME_TYPES",
     "SOLO_GAME_TYPES",
@@ -76,7 +80,9 @@ __all__ = [
     "ScoringTrick",
     "Word",
     "augen_of",
+    "bock_reasons",
     "other_party",
+    "prepare_game",
     "score_game",
     "stages_below",
     "trick_augen",

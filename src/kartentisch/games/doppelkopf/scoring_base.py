@@ -22,9 +22,11 @@ from kartentisch.errors import KartentischError
 
 __all__ = [
     "AUGEN",
+    "BOCK_TRIGGERS",
     "DDV_SONDERPUNKTE",
     "EXTRA_NAMES",
     "GAME_TYPES",
+    "HOUSE_BOCK_TRIGGERS",
     "HOUSE_SONDERPUNKTE",
     "NORMAL_GAME_TYPES",
     "PARTIES",
@@ -121,11 +123,18 @@ SONDERPUNKTE: Final = (
 HOUSE_SONDERPUNKTE: Final = ("fuchs_gefangen", "karlchen", "doppelkopf", "dulle_gefangen")
 #: TSR 6.1 (Sonderpunkte): gegen die Alten, Doppelkopf, Fuchs gefangen, Karlchen.
 DDV_SONDERPUNKTE: Final = ("fuchs_gefangen", "karlchen", "doppelkopf", "gegen_die_alten")
+#: What may start Bock games (the option ``bock_triggers``; house scoring only): a lost
+#: or missed announcement, a lost solo, 120:120, a party without a trick. Rot geht rum
+#: has an option of its own (``rot_geht_rum = "bock"``).
+BOCK_TRIGGERS: Final = ("lost_announcement", "lost_solo", "tie", "schwarz")
+#: Seed 003 § Böcke: a lost announcement (a solo's implied Re too), 120:120.
+HOUSE_BOCK_TRIGGERS: Final = ("lost_announcement", "lost_solo", "tie")
 
 _PRESET_EXTRAS: Final[Mapping[str, frozenset[str]]] = {
     "house": frozenset(HOUSE_SONDERPUNKTE),
     "ddv": frozenset(DDV_SONDERPUNKTE),
 }
+_HOUSE_TRIGGERS: Final = frozenset(HOUSE_BOCK_TRIGGERS)
 _FOX: Final = Card("AD")
 _DULLE: Final = Card("10H")
 _KARLCHEN: Final = Card("JC")
@@ -212,8 +221,17 @@ class GameFacts:
     rot_geht_rum: RotGehtRum = "extra_point"
     #: The extra points counted (:data:`SONDERPUNKTE`); None: those of ``rules``' preset.
     sonderpunkte: frozenset[str] | None = None
+    #: What starts Bock games (:data:`BOCK_TRIGGERS`); None: the sheet's.
+    bock_triggers: frozenset[str] | None = None
     #: What announcements do to the value; None: what ``rules`` does (house doubles).
     announcement_value: AnnouncementValue | None = None
+
+    @property
+    def counted_bock_triggers(self) -> frozenset[str]:
+        """What starts Bock games in this game."""
+        if self.bock_triggers is not None:
+            return self.bock_triggers
+        return _HOUSE_TRIGGERS
 
     @property
     def doubling(self) -> bool:

@@ -9,6 +9,8 @@ solo is worth 250/500 (won) or −500/−1000 (lost) to the soloist, × 2 ouvert
 
 from __future__ import annotations
 
+from typing import Final
+
 from kartentisch.games.doppelkopf.scoring_base import (
     PARTIES,
     STAGES,
@@ -223,19 +225,46 @@ def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameSc
     )
 
 
-def _house_bock(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[bool, str]:
-    """Seed 003 § Böcke: a lost announcement, 120:120; option: Rot geht rum."""
+def bock_reasons(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[str, ...]:
+    """Why the game starts Bock games (seed 003 § Böcke; option ``bock_triggers``).
+
+    The codes, in this order: ``lost_solo`` (a solo lost: its implied Re),
+    ``lost_announcement`` or ``missed`` (the winner missed its announced stage),
+    ``tie`` (120:120), ``schwarz`` (a party took no trick), ``rot_geht_rum``.
+    """
     f = g.facts
+    kinds = f.counted_bock_triggers
     loser = other_party(winner)
-    reasons = []
-    if g.announced[loser] or (f.solo and loser == "re"):
-        reasons.append(
-            "a lost announcement" + (" (the solo's Re)" if f.solo and loser == "re" else "")
-        )
-    elif g.offending is None and _missed(g, winner):
-        reasons.append(f"{winner.capitalize()} missed its announced stage")
-    if g.offending is None and g.complete and g.augen["re"] == 120:
-        reasons.append("120:120")
+    reasons: list[str] = []
+    if "lost_solo" in kinds and f.solo and loser == "re":
+        reasons.append("lost_solo")
+    elif "lost_announcement" in kinds and g.announced[loser]:
+        reasons.append("lost_announcement")
+    elif "lost_announcement" in kinds and g.offending is None and _missed(g, winner):
+        reasons.append("missed")
+    if "tie" in kinds and g.offending is None and g.complete and g.augen["re"] == 120:
+        reasons.append("tie")
+    if "schwarz" in kinds and g.offending is None and g.complete and g.tricks_won[loser] == 0:
+        reasons.append("schwarz")
     if red_tricks and f.rot_geht_rum == "bock" and not f.solo:
-        reasons.append("Rot geht rum")
-    return bool(reasons), ", ".join(reasons)
+        reasons.append("rot_geht_rum")
+    return tuple(reasons)
+
+
+_REASON_TEXT: Final = {
+    "lost_solo": "a lost announcement (the solo's Re)",
+    "lost_announcement": "a lost announcement",
+    "tie": "120:120",
+    "schwarz": "schwarz",
+    "rot_geht_rum": "Rot geht rum",
+}
+
+
+def _house_bock(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[bool, str]:
+    """Seed 003 § Böcke: a lost announcement, 120:120; options: more triggers."""
+    reasons = bock_reasons(g, winner, red_tricks)
+    texts = [
+        f"{winner.capitalize()} missed its announced stage" if r == "missed" else _REASON_TEXT[r]
+        for r in reasons
+    ]
+    return bool(reasons), ", ".join(texts)

@@ -6,8 +6,10 @@ Böcke, Score sheet across games):
 * The deal passes to the left (the next seat clockwise) after every game.
   With five players the dealer sits the game out and scores 0.
 * Every Bock trigger adds a *stream* of as many Bock games as there are
-  players at the table, starting with the next game. Each stream that
-  covers a game doubles it: two streams (Doppelbock) × 4, three × 8 …
+  players at the table (times ``bock_rounds``), starting with the next game.
+  Each stream that covers a game doubles it: two streams (Doppelbock) × 4,
+  three × 8 … With ``bock_stacking="append"`` a new stream waits for the
+  ones before it, and every Bock game is × 2.
 * A failed deal (redeal) is dealt again by the same dealer and uses up no
   Bock game. The third failed deal in a row costs that dealer 100 minus
   points (never doubled by Böcke) and the deal passes on; the Böcke wait.
@@ -95,6 +97,8 @@ class ScoreSheet:
         *,
         dealer: int = 0,
         bock: bool | None = None,
+        bock_rounds: int = 1,
+        bock_stacking: Literal["stack", "append"] = "stack",
     ) -> None:
         names = tuple(players)
         if len(names) not in (4, 5):
@@ -114,6 +118,12 @@ class ScoreSheet:
             bock = rules == "house"
         if bock and rules == "ddv":
             raise SheetError("DDV scoring has no Böcke")
+        if type(bock_rounds) is not int or not 1 <= bock_rounds <= 4:
+            raise SheetError(f"Bock rounds must be 1 to 4, not {bock_rounds!r}")
+        if bock_stacking not in ("stack", "append"):
+            raise SheetError(f"Böcke stack or append, not {bock_stacking!r}")
+        self._bock_rounds = bock_rounds
+        self._stacking = bock_stacking
         self._players = names
         self._rules: Rules = rules
         self._bock = bool(bock)
@@ -182,7 +192,10 @@ class ScoreSheet:
 
     @property
     def current_multiplier(self) -> int:
-        """The Bock multiplier of the next game: 2 ** active Bock streams."""
+        """The Bock multiplier of the next game: 2 ** active Bock streams (appended
+        Böcke: 2 while any is left)."""
+        if self._stacking == "append":
+            return 2 if self._bocks else 1
         return 1 << len(self._bocks)
 
     @property
@@ -198,6 +211,8 @@ class ScoreSheet:
         >>> s.bock_schedule()
         (4, 4, 2, 2)
         """
+        if self._stacking == "append":
+            return (2,) * sum(self._bocks)
         return tuple(
             1 << sum(1 for left in self._bocks if left > k)
             for k in range(max(self._bocks, default=0))
@@ -254,9 +269,16 @@ class ScoreSheet:
                 f"not {list(pts)}"
             )
         multiplier = self.current_multiplier
-        # This game uses up one Bock game of every stream; a trigger starts a new one.
-        self._bocks = [left - 1 for left in self._bocks if left > 1]
-        added = n if (bock_trigger and self._bock) else 0
+        # This game uses up one Bock game of every stream (appended: of the first one);
+        # a trigger starts a new one.
+        if self._stacking == "append":
+            if self._bocks:
+                self._bocks[0] -= 1
+                if not self._bocks[0]:
+                    del self._bocks[0]
+        else:
+            self._bocks = [left - 1 for left in self._bocks if left > 1]
+        added = n * self._bock_rounds if (bock_trigger and self._bock) else 0
         if added:
             self._bocks.append(added)
         row = self._write("game", pts, multiplier, added)
