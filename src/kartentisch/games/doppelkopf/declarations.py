@@ -24,7 +24,8 @@ from kartentisch.games.doppelkopf.events import Declared, Redeal
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.games.doppelkopf.play import start_play
 from kartentisch.games.doppelkopf.state import DealState, SoloClaim
-from kartentisch.games.doppelkopf.trumps import QUEEN_OF_CLUBS
+from kartentisch.games.doppelkopf.trumps import QUEEN_OF_CLUBS, augen_of
+from kartentisch.tricks import TRUMP
 
 __all__ = [
     "ACE_OF_HEARTS",
@@ -34,6 +35,7 @@ __all__ = [
     "declare",
     "end_declarations",
     "kings_held",
+    "redeal_reason",
     "scharfe_parts",
     "solo_options",
     "solo_outranks",
@@ -42,6 +44,7 @@ __all__ = [
 ACE_OF_HEARTS: Final = Card("AH")
 KING_OF_HEARTS: Final = Card("KH")
 _KINGS: Final = frozenset(Card.of(Rank.KING, s) for s in Suit)
+_FOX: Final = Card("AD")
 _PASS: Final = Call("pass")
 _VORBEHALT: Final = Call("vorbehalt")
 _REDEAL: Final = Call("redeal")
@@ -107,9 +110,39 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
         out.extend(solo_options(deal, seat))
         if deal.solo_claim is None and hand.count(QUEEN_OF_CLUBS) == 2:
             out.append(Call("hochzeit"))
-    if options.kings_redeal and kings_held(deal, seat) >= options.kings_redeal:
+    if options.schmeissen and redeal_reason(deal, seat) is not None:
         out.append(_REDEAL)
     return out
+
+
+def redeal_reason(deal: DealState, seat: int) -> str | None:
+    """Why the hand dealt to ``seat`` may be thrown in (Schmeißen), or None.
+
+    The first of the rules' reasons it meets: ``kings`` (at least ``kings_redeal``),
+    ``nines``, ``nines_kings`` (together), ``few_trumps`` (fewer than
+    ``few_trumps_redeal``, in the normal order), ``low_augen`` (fewer Augen than
+    ``low_augen_redeal``), ``fox_highest`` (the ♦A is its highest trump).
+    """
+    options = deal.options
+    hand = deal.initial_hands[seat]
+    kings = kings_held(deal, seat)
+    if options.kings_redeal and kings >= options.kings_redeal:
+        return "kings"
+    nines = sum(1 for c in hand if c.rank == Rank.NINE)
+    if options.nines_redeal and nines >= options.nines_redeal:
+        return "nines"
+    if options.nines_kings_redeal and nines + kings >= options.nines_kings_redeal:
+        return "nines_kings"
+    order = deal.order
+    trumps = [c for c in hand if order.suit_of[c] == TRUMP]
+    if options.few_trumps_redeal and len(trumps) < options.few_trumps_redeal:
+        return "few_trumps"
+    if options.low_augen_redeal and augen_of(hand) < options.low_augen_redeal:
+        return "low_augen"
+    power = order.power
+    if options.fox_redeal and _FOX in trumps and max(map(power.__getitem__, trumps)) == power[_FOX]:
+        return "fox_highest"
+    return None
 
 
 def kings_held(deal: DealState, seat: int) -> int:
@@ -173,19 +206,18 @@ def may_declare_armut(deal: DealState, seat: int) -> bool:
 def check_declaration(deal: DealState, call: Call, seat: int) -> None:
     name = deal.rounds[deal.round_index]
     if call.word == "redeal":
-        need = deal.options.kings_redeal
-        if not need:
+        if not deal.options.schmeissen:
             raise IllegalActionError(
                 "no_kings_redeal",
-                "these rules have no redeal for kings",
+                "these rules have no throwing in (Schmeißen)",
                 seat=seat,
                 action=call,
             )
-        if kings_held(deal, seat) < need:
+        if redeal_reason(deal, seat) is None:
             raise IllegalActionError(
                 "kings_redeal",
-                f"a redeal needs {need} kings in the dealt hand; seat {seat} holds "
-                f"{kings_held(deal, seat)}",
+                f"seat {seat}'s dealt hand meets none of these rules' reasons to throw in "
+                f"(it holds {kings_held(deal, seat)} kings)",
                 seat=seat,
                 action=call,
             )
@@ -320,7 +352,9 @@ def declare(deal: DealState, call: Call, seat: int) -> list[Event]:
     name = deal.rounds[deal.round_index]
     word = call.word
     if word == "redeal":
-        return _void(deal, "kings", seat, call)
+        reason = redeal_reason(deal, seat)
+        assert reason is not None  # checked
+        return _void(deal, reason, seat, call)
     shown = call
     if word == "pass":
         pass

@@ -126,6 +126,11 @@ SCHEMA: Final = OptionSchema(
         # The poor player gives three cards holding all his trumps (seed 003).
         Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
         Option("kings_redeal", "whole", low=0, high=8, group="schmeissen"),
+        Option("nines_redeal", "whole", low=0, high=8, group="schmeissen"),
+        Option("nines_kings_redeal", "whole", low=0, high=12, group="schmeissen"),
+        Option("few_trumps_redeal", "whole", low=0, high=6, group="schmeissen"),
+        Option("low_augen_redeal", "whole", low=0, high=90, group="schmeissen"),
+        Option("fox_redeal", "flag", group="schmeissen"),
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
         Option("announcement_value", "choice", choices=("double", "add"), group="announcements"),
         Option("table_mode", "flag", group="table"),
@@ -179,7 +184,11 @@ class DoppelkopfOptions:
     ``armut``: mangelnder Trumpf may be declared with at most
     ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
     ``kings_redeal``: a hand with at least this many kings may ask for a redeal
-    (0: never).
+    (0: never); the other reasons to throw in (Schmeißen), each 0 or off for
+    never: ``nines_redeal`` (at least this many nines), ``nines_kings_redeal``
+    (nines and kings together), ``few_trumps_redeal`` (fewer trumps than this),
+    ``low_augen_redeal`` (fewer Augen than this), ``fox_redeal`` (the ♦A is the
+    hand's highest trump).
     ``announcements``: ``ten_cards`` (only with all own cards in hand) or
     ``ddv`` (deadlines by cards in hand, replies one card later).
     ``announcement_value``: ``double`` (each announcement, and each word a higher
@@ -220,6 +229,11 @@ class DoppelkopfOptions:
     armut: bool = True
     armut_max_trumps: int = 3
     kings_redeal: int = 5
+    nines_redeal: int = 0
+    nines_kings_redeal: int = 0
+    few_trumps_redeal: int = 0
+    low_augen_redeal: int = 0
+    fox_redeal: bool = False
     announcements: Timing = "ten_cards"
     announcement_value: AnnouncementValue = "double"
     table_mode: bool = False
@@ -304,6 +318,18 @@ class DoppelkopfOptions:
     def packets(self) -> tuple[int, ...]:
         """Seed 003: 3-4-3; with the nines (TSR 3.3): four times three."""
         return (3, 3, 3, 3) if self.nines else (3, 4, 3)
+
+    @property
+    def schmeissen(self) -> bool:
+        """Whether any hand may be thrown in (a reason to throw in is on)."""
+        return bool(
+            self.kings_redeal
+            or self.nines_redeal
+            or self.nines_kings_redeal
+            or self.few_trumps_redeal
+            or self.low_augen_redeal
+            or self.fox_redeal
+        )
 
     @property
     def is_ddv(self) -> bool:
