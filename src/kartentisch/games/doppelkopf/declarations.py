@@ -35,6 +35,7 @@ __all__ = [
     "declare",
     "end_declarations",
     "kings_held",
+    "must_name_hochzeit",
     "redeal_reason",
     "scharfe_parts",
     "solo_options",
@@ -91,7 +92,8 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
         out.append(_PASS)
         out.extend(solo_options(deal, seat))
     elif name == "marriage":
-        out.append(_PASS)
+        if not must_name_hochzeit(deal, seat):
+            out.append(_PASS)
         if hand.count(QUEEN_OF_CLUBS) == 2:
             if options.hochzeit == "choice":
                 out.extend(Call("hochzeit", r) for r in HOCHZEIT_RULES)
@@ -100,7 +102,8 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
         elif may_declare_armut(deal, seat):
             out.append(Call("armut"))
     elif name == "vorbehalt":
-        out.append(_PASS)
+        if not must_name_hochzeit(deal, seat):
+            out.append(_PASS)
         # A Vorbehalt needs a reservation to name: a solo these rules allow, or a Hochzeit.
         if _may_claim_solo(deal, seat) or hand.count(QUEEN_OF_CLUBS) == 2:
             out.append(_VORBEHALT)
@@ -113,6 +116,12 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
     if options.schmeissen and redeal_reason(deal, seat) is not None:
         out.append(_REDEAL)
     return out
+
+
+def must_name_hochzeit(deal: DealState, seat: int) -> bool:
+    """Whether ``seat`` holds both Alten under rules without a stille Hochzeit: then it
+    may not pass the Hochzeit's round (``marriage``, or the DDV ``vorbehalt``)."""
+    return not deal.options.stille_hochzeit and deal.hands[seat].count(QUEEN_OF_CLUBS) == 2
 
 
 def redeal_reason(deal: DealState, seat: int) -> str | None:
@@ -318,6 +327,14 @@ def check_declaration(deal: DealState, call: Call, seat: int) -> None:
             )
         return
     if call.word == "pass":
+        if name in ("marriage", "vorbehalt") and must_name_hochzeit(deal, seat):
+            raise IllegalActionError(
+                "hochzeit_not_silent",
+                "these rules have no stille Hochzeit: with both Alten, declare the Hochzeit "
+                "(or a solo)",
+                seat=seat,
+                action=call,
+            )
         if name == "reservation" and deal.solo_claim is None and deal.hochzeit_by is None:
             raise IllegalActionError(
                 "name_reservation",

@@ -122,6 +122,7 @@ SCHEMA: Final = OptionSchema(
         Option("lustsolo_lead", "choice", choices=("dealer_left", "soloist"), group="soli"),
         Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
         Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
+        Option("stille_hochzeit", "flag", group="hochzeit"),
         Option("armut", "flag", group="armut"),
         # The poor player gives three cards holding all his trumps (seed 003).
         Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
@@ -181,6 +182,8 @@ class DoppelkopfOptions:
     ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
     first non-trump trick) or ``first_trick`` only; ``hochzeit_tricks``: the
     partner must be found within this many tricks, else the holder plays alone.
+    ``stille_hochzeit``: the holder of both Alten may keep quiet and play a silent
+    solo; off, he must declare the Hochzeit (or a solo).
     ``armut``: mangelnder Trumpf may be declared with at most
     ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
     ``kings_redeal``: a hand with at least this many kings may ask for a redeal
@@ -226,6 +229,7 @@ class DoppelkopfOptions:
     lustsolo_lead: SoloLead = "dealer_left"
     hochzeit: HochzeitRule = "choice"
     hochzeit_tricks: int = 3
+    stille_hochzeit: bool = True
     armut: bool = True
     armut_max_trumps: int = 3
     kings_redeal: int = 5

@@ -229,8 +229,10 @@ def offer(deal: DoppelkopfDeal, seat: int) -> Question | None:
         found.append(Call("armut"))
     if REDEAL in legal:
         found.append(REDEAL)
+    # Without a stille Hochzeit both Alten must be declared: no "gesund" for them.
+    silent_ok = options.stille_hochzeit or not both_alten or not (marriage or name == "vorbehalt")
     return Question(
-        gesund=PASS in legal,
+        gesund=PASS in legal and silent_ok,
         vorbehalt=name != "reservation",
         scharfe=_calls(legal, "scharfe") if name == "scharfe" else (),
         reservations=tuple(found),
