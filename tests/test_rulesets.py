@@ -50,6 +50,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "players": "deck",
         "nines": "deck",
         "dullen": "trumps",
+        "dulle_order": "trumps",
         "declarations": "declarations",
         "scharfe": "declarations",
         "soli": "soli",

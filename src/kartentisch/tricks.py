@@ -45,6 +45,10 @@ class TrickOrder:
 
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
+    #: Cards of which a copy played later beats the one played first (Doppelkopf's
+    #: "the second Dulle beats the first"); ``later_wins_last``: in the last trick too.
+    later_wins: frozenset[Card] = frozenset()
+    later_wins_last: bool = True
     #: The cards of each effective suit, 0..3 and :data:`TRUMP` (derived from ``suit_of``).
     suit_cards: tuple[frozenset[Card], ...] = field(init=False, repr=False, compare=False)
     #: For each led suit, each card's power in that trick; -1 where it cannot win.
@@ -75,7 +79,12 @@ class TrickOrder:
 
     @classmethod
     def with_trumps(
-        cls, trumps_high_to_low: Iterable[Card], ranks_high_to_low: str | Sequence[Rank]
+        cls,
+        trumps_high_to_low: Iterable[Card],
+        ranks_high_to_low: str | Sequence[Rank],
+        *,
+        later_wins: Iterable[Card] = (),
+        later_wins_last: bool = True,
     ) -> TrickOrder:
         """Trumps in the given order; every other card ranks in its suit by ``ranks``."""
         ranks = (
@@ -92,25 +101,34 @@ class TrickOrder:
         for i, card in enumerate(trumps):
             suit_of[card] = TRUMP
             power[card] = 100 + len(trumps) - i
-        return cls(tuple(suit_of), tuple(power))
+        return cls(tuple(suit_of), tuple(power), frozenset(later_wins), later_wins_last)
 
     def is_trump(self, card: Card) -> bool:
         return self.suit_of[card] == TRUMP
 
-    def winner(self, cards: Sequence[Card]) -> int:
-        """Position in ``cards`` (in play order) of the card that wins the trick."""
+    def winner(self, cards: Sequence[Card], last: bool = False) -> int:
+        """Position in ``cards`` (in play order) of the card that wins the trick
+        (``last``: the hand's last trick, for :attr:`later_wins_last`)."""
         # The strongest card that follows or trumps; of equal ones the first played.
         strength = list(map(self.strength[self.suit_of[cards[0]]].__getitem__, cards))
-        return strength.index(max(strength))
+        best = max(strength)
+        first = strength.index(best)
+        later = self.later_wins
+        if later and cards[first] in later and (self.later_wins_last or not last):
+            return len(strength) - 1 - strength[::-1].index(best)
+        return first
 
-    def beats(self, card: Card, current: Card, led: int) -> bool:
-        """Whether ``card``, played later, beats ``current`` in a trick led in ``led``."""
+    def beats(self, card: Card, current: Card, led: int, last: bool = False) -> bool:
+        """Whether ``card``, played later, beats ``current`` in a trick led in ``led``
+        (``last``: the hand's last trick, for :attr:`later_wins_last`)."""
         s = self.suit_of[card]
         if s != led and s != TRUMP:
             return False
         cs = self.suit_of[current]
         if cs != led and cs != TRUMP:
             return True
+        if card == current and card in self.later_wins:
+            return self.later_wins_last or not last
         return self.power[card] > self.power[current]
 
     def follows(self, hand: Sequence[Card], led: int) -> list[Card]:
@@ -274,7 +292,8 @@ class TrickPlay:
         if len(trick.cards) < len(seats):
             self._pos = (self._pos + 1) % len(seats)
             return None
-        won = trick.seats[self.order.winner(trick.cards)]
+        last = not any(self.hands[s] for s in seats)
+        won = trick.seats[self.order.winner(trick.cards, last)]
         trick.winner = won
         self.tricks.append(trick)
         self.leader = won

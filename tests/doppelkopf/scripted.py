@@ -59,6 +59,7 @@ def script(
         scharfe_kings=scharfe_kings,
         nines=options.nines,
         dullen=options.dullen,
+        dulle_order=options.dulle_order,
     )
     first = (
         leader
@@ -69,7 +70,7 @@ def script(
     plays: list[tuple[int, Card]] = []
     winners: list[int] = []
     lead = first
-    for text in tricks:
+    for number, text in enumerate(tricks, start=1):
         cards = parse_cards(text)
         assert len(cards) == len(playing), f"trick {text!r} needs {len(playing)} cards"
         start = playing.index(lead)
@@ -77,7 +78,7 @@ def script(
         for seat, card in zip(seats, cards, strict=True):
             hands[seat].append(card)
             plays.append((seat, card))
-        lead = seats[order.winner(cards)]
+        lead = seats[order.winner(cards, number == len(tricks))]
         winners.append(lead)
     exchange = None
     if armut is not None:

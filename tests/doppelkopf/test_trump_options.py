@@ -62,3 +62,50 @@ def test_the_last_trick_changes_hands_without_dullen() -> None:
     moved = deal.score.augen["re"] - plain.score.augen["re"]
     assert abs(moved) == 25
     assert deal.points() != plain.points()
+
+
+def last_trick_winner(dulle_order: str) -> tuple[int, tuple[int, ...]]:
+    """The last trick's winner (its position) when both Dullen meet in it."""
+    tricks = list(BASE)
+    tricks[4] = "10D JS JD JH"
+    tricks[5] = "KD 10D JC QD"
+    tricks[9] = "10H 10H JS QS"
+    sc = script(tricks)
+    options = DoppelkopfOptions(dulle_order=dulle_order)
+    deal = dataclasses.replace(sc, options=options).deal()
+    pass_all(deal)
+    play_cards(deal, sc.plays)
+    assert deal.trick_play is not None
+    last = deal.trick_play.tricks[-1]
+    return last.seats.index(last.winner), deal.points()
+
+
+def test_the_dulle_order_in_the_last_trick() -> None:
+    first, first_points = last_trick_winner("first")
+    second, second_points = last_trick_winner("second")
+    except_last, except_points = last_trick_winner("second_except_last")
+    assert (first, second, except_last) == (0, 1, 0)
+    assert first_points == except_points != second_points
+
+
+def test_the_second_dulle_wins_a_trick_before_the_last() -> None:
+    tricks = list(BASE)
+    tricks[4] = "10H 10H JD JH"  # both Dullen in trick 5
+    tricks[5] = "KD JS JC QD"
+    for dulle_order, position in (("second", 1), ("second_except_last", 1), ("first", 0)):
+        options = DoppelkopfOptions(dulle_order=dulle_order)
+        sc = script(tricks, options=options)
+        deal = sc.deal()
+        pass_all(deal)
+        play_cards(deal, sc.plays)
+        assert deal.trick_play is not None
+        trick = deal.trick_play.tricks[4]
+        assert trick.winner == trick.seats[position], dulle_order
+        assert deal.score is not None and sum(deal.score.augen.values()) == 240
+
+
+def test_no_dulle_order_without_dullen_or_in_a_suit_solo() -> None:
+    assert trick_order("normal", dullen=False, dulle_order="second").later_wins == frozenset()
+    assert trick_order("hearts", dulle_order="second").later_wins == frozenset()
+    assert trick_order("hearts", style="ddv", dulle_order="second").later_wins == {Card("10H")}
+    assert trick_order("queens", dulle_order="second").later_wins == frozenset()

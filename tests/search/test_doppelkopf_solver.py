@@ -34,7 +34,8 @@ def brute_force(pos: Position) -> int:
     def rec(leader: int, trick: list[Card]) -> int:
         seats = rotation(leader)
         if len(trick) == 4:
-            winner = seats[order.winner(trick)]
+            last = not any(hands[s] for s in pos.seats)
+            winner = seats[order.winner(trick, last)]
             worth = 1 if tricks else sum(card_points(c) for c in trick)
             value = worth if winner in pos.party else 0
             return value + (rec(winner, []) if hands[winner] else 0)
@@ -87,6 +88,9 @@ GAMES = [
     {"options": {"preset": "ddv"}},
     {"options": {"players": 5}},
     {"options": {"preset": "ddv", "solo_style": "ddv"}, "solo": "spades"},
+    {"options": {"dulle_order": "second"}},
+    {"options": {"dulle_order": "second_except_last"}},
+    {"options": {"dulle_order": "second_except_last", "preset": "ddv"}, "solo": "trump"},
 ]
 
 
@@ -221,3 +225,38 @@ def test_position_refuses_what_it_cannot_model() -> None:
     if null.game_type == "null":
         with pytest.raises(ValueError, match="Nullsolo"):
             Position.of(null)
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_the_second_dulle_in_the_search(pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both Dullen meet in a trick: which one wins follows ``dulle_order``, in the
+    search (compiled and pure Python) as in the engine's trick order."""
+    from kartentisch.cards import parse_cards
+    from kartentisch.games.doppelkopf.trumps import trick_order
+
+    if pure:
+        monkeypatch.setenv("KARTENTISCH_PURE_PYTHON", "1")
+    elif not solver.compiled():
+        pytest.skip("the compiled solver is not built here")
+
+    def value(hands: list[str], dulle_order: str) -> int:
+        pos = Position(
+            hands=tuple(tuple(parse_cards(h)) for h in hands),
+            seats=(0, 1, 2, 3),
+            party=frozenset({0, 2}),
+            order=trick_order("normal", dulle_order=dulle_order),
+            leader=0,
+        )
+        result = solve(pos)
+        assert result.value == brute_force(pos)
+        return result.value
+
+    last = ["10H", "10H", "JD", "JS"]  # the last trick: Re leads a Dulle, Kontra has the other
+    assert value(last, "first") == 24
+    assert value(last, "second") == 0
+    assert value(last, "second_except_last") == 24
+    # Two tricks to go: the Dullen meet in the first, the winner leads the second.
+    two = ["10H KC", "10H AC", "JD 10C", "JS KS"]
+    first, second = value(two, "first"), value(two, "second")
+    assert value(two, "second_except_last") == second
+    assert (first, second) == (24, 0)  # the club trick goes to Kontra's ace either way

@@ -37,7 +37,13 @@ _SUITS: Final = {
 
 def _order_for(kind: str, obs: DoppelkopfObservation) -> TrickOrder:
     options = obs.options
-    return trick_order(kind, style=options.solo_style, nines=options.nines, dullen=options.dullen)
+    return trick_order(
+        kind,
+        style=options.solo_style,
+        nines=options.nines,
+        dullen=options.dullen,
+        dulle_order=options.dulle_order,
+    )
 
 
 def solo_strength(hand: Sequence[Card], kind: str, obs: DoppelkopfObservation) -> float:
@@ -238,7 +244,8 @@ class HeuristicDoppelkopfBot:
         self, obs: DoppelkopfObservation, cards: list[Card], trumps: set[Card], order: TrickOrder
     ) -> Card:
         trick = obs.trick
-        best_pos = order.winner(list(trick.cards))
+        final = len(obs.hand) == 1  # the deal's last trick
+        best_pos = order.winner(list(trick.cards), final)
         best_seat = trick.seats[best_pos]
         best_card = trick.cards[best_pos]
         led = trick.cards[0]
@@ -256,7 +263,7 @@ class HeuristicDoppelkopfBot:
             )
 
         def beats(card: Card) -> bool:
-            return order.beats(card, best_card, led_suit)
+            return order.beats(card, best_card, led_suit, final)
 
         winners = [c for c in cards if beats(c)]
         worth = sum(AUGEN[c] for c in trick.cards)

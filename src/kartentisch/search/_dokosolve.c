@@ -43,6 +43,8 @@ typedef struct {
     uint64_t hands[NSEAT];
     int left; /* card points still in the hands */
     int stop; /* cards per hand at which the greedy playout values a position (0: never) */
+    int later; /* the type whose copy played later wins (the second Dulle), -1: none */
+    int later_last; /* ... in the last trick too */
     long long nodes;
 } Solver;
 
@@ -54,6 +56,12 @@ static inline uint64_t field(int t) { return 1ull << (2 * t); }
 static inline uint64_t presence(uint64_t h) { return (h | (h >> 1)) & LOW; }
 static inline int cards_in(uint64_t h) {
     return __builtin_popcountll(h & LOW) + 2 * __builtin_popcountll(h & ~LOW);
+}
+/* The type whose later copy wins a trick played from hand ``h`` (-2: none): none in
+ * the last trick (one card in hand) unless the rule holds there too. */
+static inline int later_type(const Solver *s, uint64_t h) {
+    int last = (h & (h - 1)) == 0 && (h & LOW) != 0;
+    return (s->later_last || !last) ? s->later : -2;
 }
 
 /* Representative moves among the legal ones, high to low: a type is dropped
@@ -139,6 +147,7 @@ static int play(Solver *s, int pos, int seat, int led, int best_t, int best_seat
     int v = maxing ? -INF : INF;
     int bm = k > 0 ? mv[0] : -1;
     int next = (seat + 1) & 3;
+    int dt = later_type(s, h);
     for (int i = 0; i < k; i++) {
         int t = mv[i];
         s->hands[seat] = h - field(t);
@@ -148,7 +157,7 @@ static int play(Solver *s, int pos, int seat, int led, int best_t, int best_seat
             nled = s->grp[t];
             nbest = t;
             nbs = seat;
-        } else if ((s->grp[t] == 0 || s->grp[t] == led) && t < best_t) {
+        } else if ((s->grp[t] == 0 || s->grp[t] == led) && (t < best_t || (t == best_t && t == dt))) {
             nbest = t;
             nbs = seat;
         }
@@ -185,6 +194,7 @@ static int play(Solver *s, int pos, int seat, int led, int best_t, int best_seat
 static int last_trick(Solver *s, int leader) {
     s->nodes++;
     int led = -1, best_t = 0, best_seat = leader, total = 0;
+    int dt = s->later_last ? s->later : -2;
     for (int i = 0; i < NSEAT; i++) {
         int seat = (leader + i) & 3;
         int t = __builtin_ctzll(presence(s->hands[seat])) >> 1;
@@ -192,7 +202,7 @@ static int last_trick(Solver *s, int leader) {
         if (i == 0) {
             led = s->grp[t];
             best_t = t;
-        } else if ((s->grp[t] == 0 || s->grp[t] == led) && t < best_t) {
+        } else if ((s->grp[t] == 0 || s->grp[t] == led) && (t < best_t || (t == best_t && t == dt))) {
             best_t = t;
             best_seat = seat;
         }
@@ -252,6 +262,7 @@ static int greedy(Solver *s, int leader) {
     s->nodes++;
     while (h[leader]) {
         int led = -1, best_t = 0, best_seat = leader, tpts = 0;
+        int dt = later_type(s, h[leader]);
         for (int pos = 0; pos < NSEAT; pos++) {
             int seat = (leader + pos) & 3;
             int t = greedy_card(s, h, pos, seat, led, best_t, best_seat);
@@ -260,7 +271,7 @@ static int greedy(Solver *s, int leader) {
             if (pos == 0) {
                 led = s->grp[t];
                 best_t = t;
-            } else if ((s->grp[t] == 0 || s->grp[t] == led) && t < best_t) {
+            } else if ((s->grp[t] == 0 || s->grp[t] == led) && (t < best_t || (t == best_t && t == dt))) {
                 best_t = t;
                 best_seat = seat;
             }
@@ -348,7 +359,7 @@ typedef struct {
  * returns 0, or -1 with an exception set. */
 static int setup(Solver *s, Root *r, PyObject *hands_obj, PyObject *groups_obj,
                  PyObject *points_obj, int bonus, int re, int leader, PyObject *trick_obj,
-                 PyObject *moves_obj, int stop) {
+                 PyObject *moves_obj, int stop, int later, int later_last) {
     memset(s, 0, sizeof *s);
     memset(r, 0, sizeof *r);
     PyObject *hs = PySequence_Fast(hands_obj, "hands must be a sequence of ints");
@@ -374,9 +385,15 @@ static int setup(Solver *s, Root *r, PyObject *hands_obj, PyObject *groups_obj,
         PyErr_SetString(PyExc_ValueError, "bad types, leader, bonus or horizon");
         return -1;
     }
+    if (later < -1 || later >= T) {
+        PyErr_SetString(PyExc_ValueError, "the type whose later copy wins is out of range");
+        return -1;
+    }
     s->T = T;
     s->bonus = bonus;
     s->stop = stop;
+    s->later = later;
+    s->later_last = later_last != 0;
     for (int t = 0; t < T; t++) {
         if (s->grp[t] < 0 || s->grp[t] > 4 || s->pts[t] < 0 || s->pts[t] > 100) {
             PyErr_SetString(PyExc_ValueError, "a group or a point value is out of range");
@@ -409,6 +426,7 @@ static int setup(Solver *s, Root *r, PyObject *hands_obj, PyObject *groups_obj,
     r->nm = nm;
     r->led = -1;
     r->best_seat = leader;
+    int dt = later_type(s, s->hands[(leader + nt) & 3]);
     for (int i = 0; i < nt; i++) {
         int t = trick[i], seat = (leader + i) & 3;
         if (t < 0 || t >= T) {
@@ -420,7 +438,8 @@ static int setup(Solver *s, Root *r, PyObject *hands_obj, PyObject *groups_obj,
         if (i == 0) {
             r->led = s->grp[t];
             r->best_t = t;
-        } else if ((s->grp[t] == 0 || s->grp[t] == r->led) && t < r->best_t) {
+        } else if ((s->grp[t] == 0 || s->grp[t] == r->led) &&
+                   (t < r->best_t || (t == r->best_t && t == dt))) {
             r->best_t = t;
             r->best_seat = seat;
         }
@@ -472,15 +491,16 @@ static int root_value(Solver *s, const Root *r, int move, int alpha, int beta) {
  * alpha and beta (else a bound on that side). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *hands_obj, *groups_obj, *points_obj, *trick_obj, *moves_obj;
-    int bonus, re, leader, alpha, beta, stop;
+    int bonus, re, leader, alpha, beta, stop, later = -1, later_last = 1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiOOiii", &hands_obj, &groups_obj, &points_obj, &bonus, &re,
-                          &leader, &trick_obj, &moves_obj, &alpha, &beta, &stop))
+    if (!PyArg_ParseTuple(args, "OOOiiiOOiii|ii", &hands_obj, &groups_obj, &points_obj, &bonus,
+                          &re, &leader, &trick_obj, &moves_obj, &alpha, &beta, &stop, &later,
+                          &later_last))
         return NULL;
     Solver s;
     Root r;
     if (setup(&s, &r, hands_obj, groups_obj, points_obj, bonus, re, leader, trick_obj, moves_obj,
-              stop) < 0)
+              stop, later, later_last) < 0)
         return NULL;
     PyObject *values = PyList_New(r.nm);
     if (!values) return NULL;
@@ -495,10 +515,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
  * found by binary search with null-window tests sharing one table. */
 static PyObject *py_buckets(PyObject *self, PyObject *args) {
     PyObject *hands_obj, *groups_obj, *points_obj, *trick_obj, *moves_obj, *thr_obj;
-    int bonus, re, leader, stop;
+    int bonus, re, leader, stop, later = -1, later_last = 1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiOOOi", &hands_obj, &groups_obj, &points_obj, &bonus, &re,
-                          &leader, &trick_obj, &moves_obj, &thr_obj, &stop))
+    if (!PyArg_ParseTuple(args, "OOOiiiOOOi|ii", &hands_obj, &groups_obj, &points_obj, &bonus,
+                          &re, &leader, &trick_obj, &moves_obj, &thr_obj, &stop, &later,
+                          &later_last))
         return NULL;
     int thr[32];
     int m = read_ints(thr_obj, thr, 32, "thresholds must be a sequence of ints");
@@ -512,7 +533,7 @@ static PyObject *py_buckets(PyObject *self, PyObject *args) {
     Solver s;
     Root r;
     if (setup(&s, &r, hands_obj, groups_obj, points_obj, bonus, re, leader, trick_obj, moves_obj,
-              stop) < 0)
+              stop, later, later_last) < 0)
         return NULL;
     PyObject *out = PyList_New(r.nm);
     if (!out) return NULL;
@@ -569,4 +590,12 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_dokosolve",
                                     "Compiled exact card-play solver for Doppelkopf.", -1,
                                     METHODS, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__dokosolve(void) { return PyModule_Create(&MODULE); }
+PyMODINIT_FUNC PyInit__dokosolve(void) {
+    PyObject *m = PyModule_Create(&MODULE);
+    /* solve() and buckets() take the type whose later copy wins (the second Dulle). */
+    if (m && PyModule_AddIntConstant(m, "LATER_WINS", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

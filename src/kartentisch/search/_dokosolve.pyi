@@ -1,5 +1,7 @@
 from collections.abc import Sequence
 
+LATER_WINS: int
+
 def solve(
     hands: Sequence[int],
     groups: Sequence[int],
@@ -12,6 +14,8 @@ def solve(
     alpha: int,
     beta: int,
     stop: int,
+    later: int = -1,
+    later_last: int = 1,
 ) -> tuple[list[int], int]: ...
 def buckets(
     hands: Sequence[int],
@@ -24,5 +28,7 @@ def buckets(
     moves: Sequence[int],
     thresholds: Sequence[int],
     stop: int,
+    later: int = -1,
+    later_last: int = 1,
 ) -> tuple[list[int], int]: ...
 def moves(groups: Sequence[int], points: Sequence[int], legal: int, others: int) -> list[int]: ...

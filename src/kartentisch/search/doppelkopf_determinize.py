@@ -58,6 +58,7 @@ def observed_order(obs: DoppelkopfObservation) -> TrickOrder | None:
             scharfe_kings=normal and obs.scharfe_kings is not None,
             nines=obs.options.nines,
             dullen=obs.options.dullen,
+            dulle_order=obs.options.dulle_order,
         )
     except ValueError:
         return None

@@ -115,6 +115,10 @@ class Encoding:
     points: tuple[int, ...]
     bonus: int
     group_masks: tuple[int, ...]
+    #: The type of which a copy played later beats the first (the second Dulle, see
+    #: :attr:`TrickOrder.later_wins`), -1 if none; ``later_last``: in the last trick too.
+    later: int = -1
+    later_last: bool = True
 
     def hand(self, cards: Sequence[Card]) -> int:
         """``cards`` as 2-bit counts per type."""
@@ -145,13 +149,17 @@ def encoding(order: TrickOrder, model: Model = "augen") -> Encoding:
     masks = [0] * 5
     for i, g in enumerate(groups):
         masks[g] |= 3 << (2 * i)
+    index = {c: i for i, c in enumerate(types)}
+    later = [index[c] for c in order.later_wins if c in index]
     return Encoding(
         types=types,
-        index={c: i for i, c in enumerate(types)},
+        index=index,
         groups=groups,
         points=points,
         bonus=0 if model == "augen" else 1,
         group_masks=tuple(masks),
+        later=later[0] if later else -1,
+        later_last=order.later_wins_last,
     )
 
 
@@ -264,6 +272,8 @@ class _Solver:
         "gmask",
         "groups",
         "hands",
+        "later",
+        "later_last",
         "left",
         "nodes",
         "party",
@@ -279,6 +289,8 @@ class _Solver:
         self.points = enc.points
         self.bonus = enc.bonus
         self.gmask = enc.group_masks
+        self.later = enc.later
+        self.later_last = enc.later_last
         self.hands = hands
         self.party = party
         self.left = sum(
@@ -376,13 +388,15 @@ class _Solver:
         v = -_INF if maxing else _INF
         bm = mv[0]
         nxt = (seat + 1) & 3
+        # The type whose later copy wins this trick (-2: none); one card in hand: the last.
+        dt = self.later if self.later_last or h & (h - 1) or not h & _LOW else -2
         for t in mv:
             f = 1 << (2 * t)
             hands[seat] = h - f
             self.left -= points[t]
             if pos == 0:
                 nled, nbest, nbs = groups[t], t, seat
-            elif (groups[t] == 0 or groups[t] == led) and t < best_t:
+            elif (groups[t] == 0 or groups[t] == led) and (t < best_t or t == best_t == dt):
                 nled, nbest, nbs = led, t, seat
             else:
                 nled, nbest, nbs = led, best_t, best_seat
@@ -412,6 +426,7 @@ class _Solver:
         led = best_t = -1
         best_seat = leader
         total = 0
+        dt = self.later if self.later_last else -2
         for i in range(4):
             seat = (leader + i) & 3
             h = self.hands[seat]
@@ -419,7 +434,7 @@ class _Solver:
             total += points[t]
             if i == 0:
                 led, best_t = groups[t], t
-            elif (groups[t] == 0 or groups[t] == led) and t < best_t:
+            elif (groups[t] == 0 or groups[t] == led) and (t < best_t or t == best_t == dt):
                 best_t, best_seat = t, seat
         return total + self.bonus if self.party[best_seat] else 0
 
@@ -483,6 +498,9 @@ class _Solver:
         self.nodes += 1
         while h[leader]:
             led, best_t, best_seat, tpts = -1, 0, leader, 0
+            lead_hand = h[leader]
+            last = not lead_hand & (lead_hand - 1) and lead_hand & _LOW
+            dt = self.later if self.later_last or not last else -2
             for pos in range(4):
                 seat = (leader + pos) & 3
                 t = self.greedy_card(h, pos, seat, led, best_t, best_seat)
@@ -490,7 +508,7 @@ class _Solver:
                 tpts += points[t]
                 if pos == 0:
                     led, best_t = groups[t], t
-                elif (groups[t] == 0 or groups[t] == led) and t < best_t:
+                elif (groups[t] == 0 or groups[t] == led) and (t < best_t or t == best_t == dt):
                     best_t, best_seat = t, seat
             if self.party[best_seat]:
                 total += tpts + self.bonus
@@ -569,15 +587,18 @@ def _python_root(st: _Setup, stop: int) -> tuple[_Solver, tuple[int, int, int, i
     enc = st.enc
     solver = _Solver(enc, st.hands, st.party, stop)
     led, best_t, best_seat, tpts, tp = -1, 0, st.leader, 0, 0
+    mover = (st.leader + len(st.trick)) & 3
+    h = st.hands[mover]
+    last = not h & (h - 1) and h & _LOW  # the mover's last card: the last trick
+    dt = enc.later if enc.later_last or not last else -2
     for i, t in enumerate(st.trick):
         seat = (st.leader + i) & 3
         tpts += enc.points[t]
         tp |= 1 << (2 * t)
         if i == 0:
             led, best_t = enc.groups[t], t
-        elif (enc.groups[t] == 0 or enc.groups[t] == led) and t < best_t:
+        elif (enc.groups[t] == 0 or enc.groups[t] == led) and (t < best_t or t == best_t == dt):
             best_t, best_seat = t, seat
-    mover = (st.leader + len(st.trick)) & 3
     return solver, (len(st.trick), mover, led, best_t, best_seat, tpts, tp)
 
 
@@ -593,7 +614,7 @@ def _values(
     enc = st.enc
     types = [enc.index[c] for c in moves]
     stop = _stop(position, horizon)
-    if compiled():
+    if _compiled_for(enc):
         return _dokosolve.solve(
             st.hands,
             list(enc.groups),
@@ -606,6 +627,7 @@ def _values(
             alpha,
             beta,
             stop,
+            *_later_args(enc),
         )
     solver, root = _python_root(st, stop)
     values = [solver.play(*root, alpha, beta, only=t)[0] for t in types]
@@ -634,7 +656,7 @@ def reached(
     enc = st.enc
     types = [enc.index[c] for c in moves]
     stop = _stop(position, horizon)
-    if compiled():
+    if _compiled_for(enc):
         return _dokosolve.buckets(
             st.hands,
             list(enc.groups),
@@ -646,6 +668,7 @@ def reached(
             types,
             thr,
             stop,
+            *_later_args(enc),
         )
     solver, root = _python_root(st, stop)
     out: list[int] = []
@@ -698,3 +721,14 @@ def solve(position: Position | DoppelkopfDeal) -> SolveResult:
 def compiled() -> bool:
     """Whether the compiled solver is used (set KARTENTISCH_PURE_PYTHON=1 to refuse it)."""
     return _HAVE_C and not os.environ.get("KARTENTISCH_PURE_PYTHON")
+
+
+def _compiled_for(enc: Encoding) -> bool:
+    """Whether the compiled solver takes this encoding (one built before the second
+    Dulle was modelled does not: then the pure-Python search runs)."""
+    return compiled() and (enc.later < 0 or getattr(_dokosolve, "LATER_WINS", 0) == 1)
+
+
+def _later_args(enc: Encoding) -> tuple[int, ...]:
+    """The compiled solver's optional arguments for a type whose later copy wins."""
+    return () if enc.later < 0 else (enc.later, int(enc.later_last))

@@ -53,6 +53,7 @@ Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 AnnouncementValue = Literal["double", "add"]
+DulleOrder = Literal["first", "second", "second_except_last"]
 BockStacking = Literal["stack", "append"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
@@ -111,6 +112,12 @@ SCHEMA: Final = OptionSchema(
         Option("players", "whole", low=4, high=5, group="deck"),
         Option("nines", "flag", group="deck"),
         Option("dullen", "flag", group="trumps"),
+        Option(
+            "dulle_order",
+            "choice",
+            choices=("first", "second", "second_except_last"),
+            group="trumps",
+        ),
         Option("scoring", "choice", choices=("house", "ddv"), group="counting"),
         Option("declarations", "choice", choices=("sheet", "ddv"), group="declarations"),
         Option("scharfe", "flag", group="declarations"),
@@ -165,6 +172,9 @@ class DoppelkopfOptions:
     instead of 40 cards (10 each, packets 3-4-3).
     ``dullen``: the ♥10s (Dullen) are the highest trumps; off, a ♥10 is a plain
     heart (between the ace and the king).
+    ``dulle_order``: of the two Dullen in one trick the ``first`` played wins (as
+    of any two equal cards), the ``second``, or the second except in the last
+    trick (``second_except_last``).
     ``scoring``: which score formula, ``house`` (seed 003) or ``ddv`` (plus/minus).
     ``declarations``: ``sheet`` asks Scharfe, then soli, then Hochzeit/Armut,
     seat by seat from the dealer's left; ``ddv`` asks "gesund"/"Vorbehalt" and
@@ -218,6 +228,7 @@ class DoppelkopfOptions:
     players: int = 4
     nines: bool = False
     dullen: bool = True
+    dulle_order: DulleOrder = "first"
     scoring: Rules = "house"
     declarations: Declarations = "sheet"
     scharfe: bool = True

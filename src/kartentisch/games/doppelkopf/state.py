@@ -160,7 +160,9 @@ class DealState(GameState[Action]):
         self.hochzeit_partner: int | None = None
         self.hochzeit_trick: int | None = None
         #: The trick order of the game being played (the normal one before play).
-        self.order: TrickOrder = trick_order("normal", nines=options.nines, dullen=options.dullen)
+        self.order: TrickOrder = trick_order(
+            "normal", nines=options.nines, dullen=options.dullen, dulle_order=options.dulle_order
+        )
         self.trick_play: TrickPlay | None = None
 
         # play
@@ -195,6 +197,7 @@ class DealState(GameState[Action]):
             scharfe_kings=normal and self.scharfe_kings_by is not None,
             nines=self.options.nines,
             dullen=self.options.dullen,
+            dulle_order=self.options.dulle_order,
         )
 
     def whose_turn(self) -> int | None:

@@ -132,8 +132,14 @@ def trick_order(
     scharfe_kings: bool = False,
     nines: bool = False,
     dullen: bool = True,
+    dulle_order: str = "first",
 ) -> TrickOrder:
-    """The shared :class:`TrickOrder` for one game type (cached)."""
+    """The shared :class:`TrickOrder` for one game type (cached).
+
+    ``dulle_order``: of the two ♥10 (when they are the Dullen at the top of the
+    trumps) the ``first`` played wins, as of any two equal cards; or the
+    ``second``; or the second except in the last trick (``second_except_last``).
+    """
     trumps = trump_cards(
         game_type,
         style=style,
@@ -142,6 +148,17 @@ def trick_order(
         nines=nines,
         dullen=dullen,
     )
+    if dulle_order not in ("first", "second", "second_except_last"):
+        raise ValueError(f"unknown Dulle order {dulle_order!r}")
+    # The ♥10 is a Dulle where it stands above the queens (not in a suit solo's own suit).
+    dulle = _DULLE in trumps and QUEEN_OF_CLUBS in trumps
+    if dulle_order != "first" and dulle and trumps.index(_DULLE) < trumps.index(QUEEN_OF_CLUBS):
+        return TrickOrder.with_trumps(
+            trumps,
+            PLAIN_RANKS,
+            later_wins=(_DULLE,),
+            later_wins_last=dulle_order == "second",
+        )
     return TrickOrder.with_trumps(trumps, PLAIN_RANKS)
 
 
