@@ -58,6 +58,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "solo_style": "soli",
         "solo_priority": "soli",
         "pflichtsolo": "soli",
+        "pflichtsolo_count": "soli",
         "lustsolo_lead": "soli",
         "hochzeit": "hochzeit",
         "hochzeit_tricks": "hochzeit",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import Call, DoppelkopfMatch, DoppelkopfOptions
 from kartentisch.games.doppelkopf.record import replay, summarize
@@ -154,3 +158,37 @@ def test_seeded_sessions_repeat() -> None:
         return match.totals()
 
     assert run(9) == run(9)
+
+
+def play_a_pflichtsolo(match: DoppelkopfMatch) -> int:
+    """The first seat asked declares a Damensolo; everyone else passes; random cards."""
+    rng = random.Random(4)
+    deal = match.deal
+    soloist: int | None = None
+    while not deal.is_over:
+        legal = match.legal_actions()
+        seat = deal.to_move
+        if soloist is None and Call("vorbehalt") in legal:
+            soloist = seat
+            match.apply(Call("vorbehalt"))
+        elif seat == soloist and Call("solo", "queens") in legal:
+            match.apply(Call("solo", "queens"))
+        elif Call("pass") in legal:
+            match.apply(Call("pass"))
+        else:
+            match.apply(rng.choice(deal.following_actions()))
+    assert soloist is not None and deal.pflicht and deal.soloist == soloist
+    return soloist
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_pflichtsoli_per_player(count: int) -> None:
+    options = DoppelkopfOptions.preset_named("ddv", pflichtsolo_count=count)
+    match = DoppelkopfMatch(options, first_dealer=3, seed=2)
+    soloist = play_a_pflichtsolo(match)
+    assert (soloist in match.pflicht_due) == (count == 2)
+    assert len(match.pflicht_due) == 4 - (count == 1)
+    if count == 2:
+        match.start_deal()
+        again = play_a_pflichtsolo(match)
+        assert again == soloist and soloist not in match.pflicht_due

@@ -20,6 +20,7 @@ session is his Pflichtsolo.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -98,7 +99,8 @@ class DoppelkopfMatch:
         )
         self.history: list[DoppelkopfDeal | Misdeal] = []
         self.cuts: list[int | None] = []
-        self.pflicht_done: set[int] = set()
+        #: Pflichtsoli played by each seat this session.
+        self.pflicht_done: Counter[int] = Counter()
         self.events: list[Event] = []
         if start:
             self.start_deal()
@@ -124,8 +126,9 @@ class DoppelkopfMatch:
 
     @property
     def pflicht_due(self) -> tuple[int, ...]:
-        """Seats that still owe their Pflichtsolo (DDV preset)."""
-        return tuple(s for s in range(self.options.players) if s not in self.pflicht_done)
+        """Seats that still owe a Pflichtsolo (DDV preset: one each; ``pflichtsolo_count``)."""
+        owed = self.options.pflichtsolo_count
+        return tuple(s for s in range(self.options.players) if self.pflicht_done[s] < owed)
 
     def _current_open(self) -> bool:
         return (
@@ -198,7 +201,7 @@ class DoppelkopfMatch:
         assert deal.score is not None
         row = self.sheet.record_game(deal.score)
         if deal.pflicht and deal.soloist is not None:
-            self.pflicht_done.add(deal.soloist)
+            self.pflicht_done[deal.soloist] += 1
             # TSR 4.2: after a Pflichtsolo the same dealer deals again.
             self._deal_again(deal.dealer)
         return self._write(row)

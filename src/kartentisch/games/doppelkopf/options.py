@@ -126,6 +126,7 @@ SCHEMA: Final = OptionSchema(
         Option("solo_style", "choice", choices=("literal", "ddv"), group="soli"),
         Option("solo_priority", "choice", choices=("rank", "ddv"), group="soli"),
         Option("pflichtsolo", "flag", group="soli"),
+        Option("pflichtsolo_count", "whole", low=1, high=4, group="soli"),
         Option("lustsolo_lead", "choice", choices=("dealer_left", "soloist"), group="soli"),
         Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
         Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
@@ -186,7 +187,8 @@ class DoppelkopfOptions:
     ``solo_priority``: ``rank`` (the higher solo wins, equal ones by seat) or
     ``ddv`` (Pflichtsolo before Lustsolo, then seat order).
     ``pflichtsolo``: a player's first solo of a session is a Pflichtsolo: the
-    soloist leads and the same dealer deals again.
+    soloist leads and the same dealer deals again. ``pflichtsolo_count``: how many
+    of his soli each player owes as Pflichtsoli (TSR: one).
     ``lustsolo_lead``: who leads a Lustsolo (a solo that is not a Pflichtsolo):
     the seat on the dealer's left (the sheet, TSR) or the soloist.
     ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
@@ -237,6 +239,7 @@ class DoppelkopfOptions:
     solo_style: SoloStyle = "literal"
     solo_priority: SoloPriority = "rank"
     pflichtsolo: bool = False
+    pflichtsolo_count: int = 1
     lustsolo_lead: SoloLead = "dealer_left"
     hochzeit: HochzeitRule = "choice"
     hochzeit_tricks: int = 3
