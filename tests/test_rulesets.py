@@ -73,6 +73,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "fox_redeal": "schmeissen",
         "announcements": "announcements",
         "announcement_value": "announcements",
+        "against_points": "announcements",
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",
         "bock": "bock",

@@ -102,3 +102,20 @@ def test_ddv_adding_and_doubling() -> None:
         "Ben (Re) hat Re angesagt: ×2" in lines and "Dee (Kontra) hat Kontra angesagt: ×2" in lines
     )
     assert not any(line.startswith("Ansage ") for line in lines)
+
+
+def test_points_against_each_announced_stage_or_the_highest() -> None:
+    # Re (seats 0, 2) announces keine 60 and takes 110: Kontra wins with 130, which
+    # reaches 120 against keine 90 and 90 against keine 60 (TSR 7.2.2).
+    f = facts(neutral(110), rules="ddv", ann=[(0, "no60")])
+    each = score_game(f)
+    highest_facts = dataclasses.replace(f, against_points="highest")
+    highest = score_game(highest_facts)
+    assert each.winner == highest.winner == "kontra"
+    kontra = 1  # seat 1 plays Kontra
+    assert each.points[kontra] - highest.points[kontra] == 1  # one point against fewer
+    lines = render_lines("en", explain_game(highest_facts, highest), NAMES)
+    against = [line for line in lines if "against" in line and "Augen" in line]
+    assert len(against) == 1 and "90" in against[0]
+    options = DoppelkopfOptions.preset_named("ddv", against_points="highest")
+    assert options.against_points == "highest"

@@ -517,7 +517,10 @@ def _ddv(f: _Facts) -> list[Line]:
     if not null:
         for p in PARTIES:
             o = _other(p)
-            for level in f.announced[o]:
+            levels = f.announced[o]
+            if facts.against_points == "highest":
+                levels = levels[-1:]
+            for level in levels:
                 if level and augen[p] >= _AGAINST[level]:
                     out.append(
                         _line(

@@ -54,6 +54,7 @@ SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 AnnouncementValue = Literal["double", "add"]
 DulleOrder = Literal["first", "second", "second_except_last"]
+AgainstPoints = Literal["each", "highest"]
 BockStacking = Literal["stack", "append"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
@@ -142,6 +143,7 @@ SCHEMA: Final = OptionSchema(
         Option("fox_redeal", "flag", group="schmeissen"),
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
         Option("announcement_value", "choice", choices=("double", "add"), group="announcements"),
+        Option("against_points", "choice", choices=("each", "highest"), group="announcements"),
         Option("table_mode", "flag", group="table"),
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
         Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, code="choice", group="extras"),
@@ -209,6 +211,9 @@ class DoppelkopfOptions:
     ``announcement_value``: ``double`` (each announcement, and each word a higher
     one implies, doubles the game's value: the sheet) or ``add`` (TSR 7.2.3: Re and
     Kontra add 2 each, each stage 1; 20 and 10 under house scoring).
+    ``against_points``: under DDV scoring, a point for reaching 120, 90, 60 or 30
+    against each of the other party's announced stages (TSR 7.2.2) or against its
+    highest only.
     ``table_mode``: a revoke or a wrong announcement is accepted and punished
     at the end (the Kulanzregel lets a player take it back).
     ``rot_geht_rum``: an extra point, a Bock trigger, or nothing.
@@ -254,6 +259,7 @@ class DoppelkopfOptions:
     fox_redeal: bool = False
     announcements: Timing = "ten_cards"
     announcement_value: AnnouncementValue = "double"
+    against_points: AgainstPoints = "each"
     table_mode: bool = False
     rot_geht_rum: RotGehtRum = "extra_point"
     sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE

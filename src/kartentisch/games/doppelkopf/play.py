@@ -290,6 +290,7 @@ def game_facts(deal: DealState) -> GameFacts:
         sonderpunkte=frozenset(deal.options.sonderpunkte),
         announcement_value=deal.options.announcement_value,
         bock_triggers=frozenset(deal.options.bock_triggers),
+        against_points=deal.options.against_points,
     )
 
 

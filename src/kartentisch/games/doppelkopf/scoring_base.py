@@ -221,6 +221,9 @@ class GameFacts:
     rot_geht_rum: RotGehtRum = "extra_point"
     #: The extra points counted (:data:`SONDERPUNKTE`); None: those of ``rules``' preset.
     sonderpunkte: frozenset[str] | None = None
+    #: DDV scoring: a point for reaching a level against each of the other party's
+    #: announced stages (``each``, TSR 7.2.2) or against its highest only.
+    against_points: Literal["each", "highest"] = "each"
     #: What starts Bock games (:data:`BOCK_TRIGGERS`); None: the sheet's.
     bock_triggers: frozenset[str] | None = None
     #: What announcements do to the value; None: what ``rules`` does (house doubles).

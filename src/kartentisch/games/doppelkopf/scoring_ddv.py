@@ -61,6 +61,15 @@ def _ddv_wins(
     return augen[party] >= need
 
 
+def against_levels(g: CheckedGame, party: Party) -> list[int]:
+    """The announced levels of ``party`` the other party may score against: all of
+    them, or its highest only (``against_points``)."""
+    levels = sorted(g.announced[party])
+    if g.facts.against_points == "highest":
+        return levels[-1:]
+    return levels
+
+
 def score_ddv(g: CheckedGame) -> GameScore:
     f = g.facts
     lines = [f"Augen: Re {g.augen['re']}, Kontra {g.augen['kontra']}."]
@@ -117,7 +126,7 @@ def score_ddv(g: CheckedGame) -> GameScore:
     if not g.null:
         for p in PARTIES:
             o = other_party(p)
-            for level in sorted(g.announced[o]):
+            for level in against_levels(g, o):
                 if level and augen[p] >= _AGAINST[level]:
                     items.append((p, 1, f"{_AGAINST[level]} Augen against {STAGES[level - 1]}"))
 
