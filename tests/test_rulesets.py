@@ -74,6 +74,8 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "announcements": "announcements",
         "announcement_value": "announcements",
         "against_points": "announcements",
+        "announcement_reply": "announcements",
+        "hochzeit_shift": "announcements",
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",
         "bock": "bock",

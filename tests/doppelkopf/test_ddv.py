@@ -238,3 +238,30 @@ def test_nines_in_play() -> None:
     assert len(deal.tricks) == 12
     assert sum(deal.score.augen.values()) == 240  # type: ignore[union-attr]
     assert any(c == Card("9D") for t in deal.tricks for c in t.cards)
+
+
+def test_without_replies_one_card_later() -> None:
+    options = DoppelkopfOptions.preset_named("ddv", announcement_reply=False)
+    sc = script(RE_WINS, options=options)
+    deal = sc.deal()
+    pass_all(deal)
+    play_cards(deal, sc.plays, until=4)
+    act(deal, "1:re")
+    play_cards(deal, sc.plays[4:], until=4)  # seat 3 holds 10 cards
+    assert Call("kontra") not in deal.legal_actions(3)
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(Call("kontra"), 3)
+    assert err.value.rule == "announcement_deadline"
+
+
+def test_hochzeit_deadlines_without_the_shift() -> None:
+    options = DoppelkopfOptions.preset_named("ddv", hochzeit_shift=False)
+    sc = script(HOCHZEIT, game="hochzeit", options=options)
+    deal = sc.deal()
+    act(deal, "vorbehalt", "pass", "pass", "pass", "hochzeit")
+    play_cards(deal, sc.plays, until=8)
+    assert deal.hochzeit_trick == 2 and len(deal.hand(0)) == 10
+    # Trick 2 decided, but the counts stay: Re needs 11 cards, seat 0 holds 10.
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(Call("re"), 0)
+    assert err.value.rule == "announcement_deadline"

@@ -70,8 +70,11 @@ _REFUSED: Final = IllegalActionError("announcement_refused", "this announcement 
 
 
 def _hochzeit_shift(deal: DealState) -> int:
-    """DDV: a Hochzeit's deadlines drop by its deciding trick's number minus one."""
-    return (deal.hochzeit_trick or 1) - 1 if deal.game_type == "hochzeit" else 0
+    """DDV: a Hochzeit's deadlines drop by its deciding trick's number minus one
+    (unless the option ``hochzeit_shift`` is off)."""
+    if deal.game_type != "hochzeit" or not deal.options.hochzeit_shift:
+        return 0
+    return (deal.hochzeit_trick or 1) - 1
 
 
 def announcement_floor(options: DoppelkopfOptions) -> int:
@@ -83,7 +86,7 @@ def announcement_floor(options: DoppelkopfOptions) -> int:
     size = options.hand_size
     if options.announcements == "ten_cards":
         return size
-    return size - 6 - (options.hochzeit_tricks - 1)
+    return size - 6 - (options.hochzeit_tricks - 1 if options.hochzeit_shift else 0)
 
 
 def may_still_announce(deal: DealState, seat: int, cards: int) -> bool:
@@ -350,7 +353,10 @@ def _late(
 
 
 def reply_minimum(deal: DealState, party: str) -> int | None:
-    """TSR: Re/Kontra answers the other party one card later than its last word needed."""
+    """TSR: Re/Kontra answers the other party one card later than its last word needed
+    (unless the option ``announcement_reply`` is off)."""
+    if not deal.options.announcement_reply:
+        return None
     size = deal.hand_size
     shift = _hochzeit_shift(deal)
     theirs = [a.word for a in deal.announcements if a.party != party]

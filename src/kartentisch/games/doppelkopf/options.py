@@ -144,6 +144,8 @@ SCHEMA: Final = OptionSchema(
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
         Option("announcement_value", "choice", choices=("double", "add"), group="announcements"),
         Option("against_points", "choice", choices=("each", "highest"), group="announcements"),
+        Option("announcement_reply", "flag", group="announcements"),
+        Option("hochzeit_shift", "flag", group="announcements"),
         Option("table_mode", "flag", group="table"),
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
         Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, code="choice", group="extras"),
@@ -207,7 +209,10 @@ class DoppelkopfOptions:
     ``low_augen_redeal`` (fewer Augen than this), ``fox_redeal`` (the ♦A is the
     hand's highest trump).
     ``announcements``: ``ten_cards`` (only with all own cards in hand) or
-    ``ddv`` (deadlines by cards in hand, replies one card later).
+    ``ddv`` (deadlines by cards in hand, replies one card later). Under ``ddv``:
+    ``announcement_reply`` (a party may answer with Re/Kontra alone one card later
+    than the other party's last word needed) and ``hochzeit_shift`` (a Hochzeit's
+    deadlines move by its deciding trick), both on as in the TSR.
     ``announcement_value``: ``double`` (each announcement, and each word a higher
     one implies, doubles the game's value: the sheet) or ``add`` (TSR 7.2.3: Re and
     Kontra add 2 each, each stage 1; 20 and 10 under house scoring).
@@ -260,6 +265,8 @@ class DoppelkopfOptions:
     announcements: Timing = "ten_cards"
     announcement_value: AnnouncementValue = "double"
     against_points: AgainstPoints = "each"
+    announcement_reply: bool = True
+    hochzeit_shift: bool = True
     table_mode: bool = False
     rot_geht_rum: RotGehtRum = "extra_point"
     sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE
