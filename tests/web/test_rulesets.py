@@ -170,8 +170,12 @@ def test_malformed_documents_and_bodies(server: Server) -> None:
     error = shown["error"]
     assert status == 400 and error["reason"] == "rules_syntax"
     assert (error["params"]["line"], error["params"]["column"]) == (3, 8)
-    assert error["message"] == catalog("en")["error.rules_syntax"].format(
-        detail=error["params"]["detail"]
+    assert error["message"] == catalog("en")["error.rules_syntax_at"].format(**error["params"])
+    # In German the place in German words, not the parser's English.
+    status, shown = check(server, {"text": HEAD + "name = \n"}, "de")
+    assert (
+        shown["error"]["message"]
+        == "Der Regelsatz ließ sich nicht lesen: ein Fehler in Zeile 3, Spalte 8."
     )
     status, shown = check(server, {"text": '{"kartentisch-rules": 1,'})
     assert status == 400 and shown["error"]["reason"] == "rules_syntax"

@@ -151,6 +151,8 @@ def rules_refusal(error: RulesError) -> TableError:
     refusal's code (``error.rules_…`` or ``error.option_…``), and beside it the code
     (``reason``), its ``params`` and the English text naming what may be (``detail``)."""
     key = error.code if error.code.startswith("rules_") else f"option_{error.code}"
+    if key == "rules_syntax" and "line" in error.params:
+        key = "rules_syntax_at"  # the place, in words of the language (the parser's are English)
     if not has(DEFAULT_LANGUAGE, f"error.{key}"):
         key = "bad_rules"
     refusal = TableError("bad_rules", key=key, **{"detail": str(error), **error.params})
