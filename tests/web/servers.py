@@ -136,8 +136,13 @@ class ServerProcess:
             self.proc.kill()
             self.proc.wait(timeout=10)
 
-    def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 10) -> int | None:
-        """Send ``sig`` (SIGKILL after ``timeout`` s if it is still running); its exit status."""
+    def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 180) -> int | None:
+        """Send ``sig`` and wait for the process to end; its exit status.
+
+        The wait is for the exit, however long a loaded machine makes it (a graceful
+        stop hands tables over and closes pools: over 10 s with the cores taken);
+        ``timeout`` only guards against a hung process, which is then killed.
+        """
         if self.proc is None:
             return None
         if self.proc.poll() is None:
