@@ -107,8 +107,9 @@ class ServerProcess:
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout: float = 30) -> None:
-        """Wait until the launched process answers its health check."""
+    def wait_ready(self, timeout: float = 120) -> None:
+        """Wait until the launched process answers its health check (``timeout`` only
+        guards against a server that never comes up: a loaded machine starts slowly)."""
         assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
