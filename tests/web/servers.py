@@ -73,7 +73,7 @@ class ServerProcess:
         """Host and port, as in ``ws://{address}/ws/tables/{id}``."""
         return f"127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
+    def start(self, timeout: float = 120) -> None:
         """Start the process and wait until it answers."""
         self.launch()
         self.wait_ready(timeout)
