@@ -584,7 +584,7 @@ def rules_schema(game: str) -> dict[str, Any]:
 
     >>> schema = rules_schema("doppelkopf")
     >>> schema["groups"][:3], schema["default_preset"], schema["options"][1]
-    (['deck', 'declarations', 'soli'], 'house', {'name': 'nines', 'kind': 'flag', \
+    (['deck', 'trumps', 'declarations'], 'house', {'name': 'nines', 'kind': 'flag', \
 'group': 'deck', 'nullable': False, 'choices': [False, True], \
 'presets': {'house': False, 'ddv': True}})
     """
