@@ -277,16 +277,19 @@ def _extra_line(name: str, trick: int | None, party: Party, points: int) -> Line
     )
 
 
-def _added_lines(f: _Facts, winner: Party, *, skip_solo_re: bool) -> tuple[list[Line], int]:
-    """Announcements that add (house scoring, ``announcement_value="add"``): 20 for Re
-    or Kontra, 10 for a stage, all for the winner; the lines and the sum."""
+def _added_lines(
+    f: _Facts, winner: Party, unit: int, *, skip_solo_re: bool
+) -> tuple[list[Line], int]:
+    """Announcements that add: 2 × ``unit`` for Re or Kontra, ``unit`` for a stage, all
+    for the winner (DDV scoring: unit 1; house scoring, ``announcement_value="add"``:
+    10); the lines and the sum."""
     out = []
     total = 0
     for p in PARTIES:
         for level in f.announced[p]:
             if skip_solo_re and p == "re" and level == 0:
                 continue
-            points = 20 if level == 0 else 10
+            points = (2 if level == 0 else 1) * unit
             total += points
             out.append(
                 _line(
@@ -394,7 +397,7 @@ def _house_normal(f: _Facts) -> list[Line]:
         said, _ = _announcement_lines(f, skip_solo_re=False)
         out += said or [_line("explain.no_announcements")]
     else:
-        said, _ = _added_lines(f, winner, skip_solo_re=False)
+        said, _ = _added_lines(f, winner, 10, skip_solo_re=False)
         out += said or [_line("explain.no_announcements")]
         out.append(_line("explain.base_sum", base=score.base))
     out += _bock_lines(f, winner)
@@ -418,7 +421,7 @@ def _house_solo(f: _Facts) -> list[Line]:
         said, _ = _announcement_lines(f, skip_solo_re=True)
         game = score.base
     else:
-        said, added = _added_lines(f, winner, skip_solo_re=True)
+        said, added = _added_lines(f, winner, 10, skip_solo_re=True)
         game = score.base - added if score.base > 0 else score.base + added
     out.append(_line(key, game=_tx(f"dk.game.{facts.game_type}"), points=game))
     if facts.ouvert:
@@ -497,19 +500,8 @@ def _ddv(f: _Facts) -> list[Line]:
         if not null:
             below = stages_below(augen[loser], won[loser])
             out += _stage_lines(loser, below, 1, winner, offence=f.offending is not None)
-        for p in PARTIES:
-            if facts.doubling:
-                break  # they double the value instead (below)
-            for level in f.announced[p]:
-                out.append(
-                    _line(
-                        "explain.ddv.announced",
-                        who=_seats(f.by[p]) if f.by[p] else _party(p),
-                        word=_word(p, level),
-                        party=_party(winner),
-                        points=_signed(2 if level == 0 else 1),
-                    )
-                )
+        if not facts.doubling:  # (doubling: they double the value instead, below)
+            out += _added_lines(f, winner, 1, skip_solo_re=False)[0]
     elif not null:
         for p in PARTIES:
             o = _other(p)
