@@ -73,14 +73,14 @@ def test_the_rule_set_text_has_its_words(lang: str) -> None:
 
 
 def test_an_option_without_texts_is_found() -> None:
-    extra = Option("schweinchen", "flag")
+    extra = Option("nonesuch", "flag")
     schema = OptionSchema("Doppelkopf", (*SCHEMA.options, extra))
     for lang in LANGUAGES:
         assert missing(lang, option_keys(schema)) == [
-            "opt.doppelkopf.schweinchen",
-            "opt.doppelkopf.schweinchen.help",
-            "opt.doppelkopf.schweinchen.true",
-            "opt.doppelkopf.schweinchen.false",
+            "opt.doppelkopf.nonesuch",
+            "opt.doppelkopf.nonesuch.help",
+            "opt.doppelkopf.nonesuch.true",
+            "opt.doppelkopf.nonesuch.false",
         ]
 
 

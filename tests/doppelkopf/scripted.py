@@ -43,11 +43,13 @@ def script(
     scharfe_aces: bool = False,
     scharfe_kings: bool = False,
     armut: tuple[int, int, str, str] | None = None,
+    pigs: str = "",
 ) -> Script:
     """Hands for ``tricks`` (card lists in play order) played as ``game``.
 
     ``armut=(poor, partner, "give cards", "return cards")`` undoes the Armut
     exchange so that the script's tricks are played with the hands after it.
+    ``pigs`` (cards such as ``"AD"``) rise above all trumps (option ``schweinchen``).
     """
     options = options or DoppelkopfOptions()
     n = options.players
@@ -60,6 +62,7 @@ def script(
         nines=options.nines,
         dullen=options.dullen,
         dulle_order=options.dulle_order,
+        pigs=tuple(parse_cards(pigs)),
     )
     first = (
         leader

@@ -19,7 +19,7 @@ from typing import Final
 from kartentisch.cards import Card, Rank, Suit
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
-from kartentisch.games.doppelkopf.trumps import AUGEN, trick_order
+from kartentisch.games.doppelkopf.trumps import AUGEN, pig_card, trick_order
 from kartentisch.tricks import TRUMP, TrickOrder
 
 __all__ = ["HeuristicDoppelkopfBot", "solo_strength"]
@@ -36,13 +36,18 @@ _SUITS: Final = {
 
 
 def _order_for(kind: str, obs: DoppelkopfObservation) -> TrickOrder:
+    """The trick order of a ``kind`` game; in the game played, with the pigs the seat knows."""
     options = obs.options
+    pigs: tuple[Card, ...] = ()
+    if obs.pigs and kind == obs.game_type:
+        pigs = tuple(pig_card(k, nines=options.nines) for _, k in obs.pigs)
     return trick_order(
         kind,
         style=options.solo_style,
         nines=options.nines,
         dullen=options.dullen,
         dulle_order=options.dulle_order,
+        pigs=pigs,
     )
 
 

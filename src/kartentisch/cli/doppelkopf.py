@@ -29,6 +29,7 @@ from kartentisch.games.doppelkopf.events import (
     Declared,
     HochzeitAlone,
     HochzeitPartnerFound,
+    PigsShown,
     PlayStarted,
     Redeal,
     TrickWon,
@@ -408,6 +409,11 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                     "[yellow]"
                     + dk(lang, "hochzeit_alone", holder=names[event.holder], trick=event.trick)
                     + "[/]"
+                )
+            elif isinstance(event, PigsShown):
+                what = t(lang, f"dk.pig.{event.kind}")
+                self.say(
+                    "[yellow]" + dk(lang, "pigs_shown", who=names[event.seat], what=what) + "[/]"
                 )
             elif isinstance(event, DealEnded):
                 self._result(event)

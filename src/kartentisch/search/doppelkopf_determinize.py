@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
-from kartentisch.games.doppelkopf.trumps import is_normal_order, trick_order
+from kartentisch.games.doppelkopf.trumps import is_normal_order, pig_card, trick_order
 from kartentisch.search.doppelkopf_solver import Model, Position, card_points
 from kartentisch.tricks import TRUMP, TrickOrder
 
@@ -44,7 +44,11 @@ _QC = Card("QC")
 
 
 def observed_order(obs: DoppelkopfObservation) -> TrickOrder | None:
-    """The trick order of the game as ``obs`` shows it (None if its trumps disagree)."""
+    """The trick order of the game as ``obs`` shows it (None if its trumps disagree).
+
+    The pigs it does not know of (option ``schweinchen``: not yet shown, or
+    silent) are left out: the search then ranks a hidden pair of ♦A as Füchse.
+    """
     game_type = obs.game_type
     if game_type == "undecided":
         return None
@@ -59,6 +63,7 @@ def observed_order(obs: DoppelkopfObservation) -> TrickOrder | None:
             nines=obs.options.nines,
             dullen=obs.options.dullen,
             dulle_order=obs.options.dulle_order,
+            pigs=tuple(pig_card(kind, nines=obs.options.nines) for _, kind in obs.pigs),
         )
     except ValueError:
         return None

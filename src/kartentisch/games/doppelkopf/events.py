@@ -26,6 +26,7 @@ __all__ = [
     "Declared",
     "HochzeitAlone",
     "HochzeitPartnerFound",
+    "PigsShown",
     "PlayStarted",
     "Redeal",
     "TrickWon",
@@ -102,6 +103,17 @@ class PlayStarted(Event):
     scharfe_aces: bool
     scharfe_kings: bool
     open_hand: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PigsShown(Event):
+    """The table is told that ``seat`` holds a pig (``schweinchen``,
+    ``superschweinchen`` or ``hyperschweinchen``): as play begins or as the first
+    of its two cards is played, by the option ``schweinchen``."""
+
+    type: ClassVar[str] = "pigs_shown"
+    seat: int
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)

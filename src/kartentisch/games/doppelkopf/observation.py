@@ -32,7 +32,10 @@ class DoppelkopfObservation:
     ``normal`` to everyone but the soloist); ``party`` is the seat's own party
     as it knows it (None while an open Hochzeit leaves it undecided);
     ``revealed`` maps seats to the party they have shown (by a declaration, an
-    announcement, a Kreuz-Dame played, or the end of the deal).
+    announcement, a Kreuz-Dame played, or the end of the deal). ``pigs`` are the
+    pigs (option ``schweinchen``) the seat knows of, highest first, as
+    ``(seat, kind)``: its own and those the table was told of; the hands and the
+    trumps are ordered as the seat knows the trumps.
     """
 
     seat: int
@@ -62,6 +65,7 @@ class DoppelkopfObservation:
     scharfe_aces: int | None
     scharfe_kings: int | None
     trumps: tuple[Card, ...]
+    pigs: tuple[tuple[int, str], ...]
     trick: PlayedTrick
     tricks: tuple[PlayedTrick, ...]
     hand_sizes: tuple[int, ...]
@@ -93,6 +97,8 @@ class DoppelkopfObservation:
                 out[name] = [{"seat": s, "call": c} for s, c in value]
             elif name == "announcements":
                 out[name] = [{"seat": a.seat, "party": a.party, "word": a.word} for a in value]
+            elif name == "pigs":
+                out[name] = [{"seat": s, "kind": k} for s, k in value]
             elif name == "revealed":
                 out[name] = {str(k): v for k, v in value.items()}
             else:
@@ -106,7 +112,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         raise ValueError(f"no seat {seat} at a {deal.num_seats}-player table")
     over = deal.outcome is not None
     play = deal.trick_play
-    order = deal.order
+    order = deal.order_known_to(seat)
     silent_hidden = deal.silent and not over and seat != deal.soloist
     game_type = "normal" if silent_hidden else deal.game_type
     started = deal.phase in ("play", "done")
@@ -115,7 +121,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
     soloist = deal.soloist if (deal.solo and not silent_hidden and started) else None
     open_hand: tuple[Card, ...] = ()
     if deal.ouvert and started and deal.soloist is not None:
-        open_hand = deal.hand(deal.soloist)
+        open_hand = deal.hand(deal.soloist, seat)
     in_armut = seat in (deal.armut_by, deal.armut_partner)
     party = deal.party_of(seat) if started else None
     if silent_hidden and party is None:
@@ -129,7 +135,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         playing=deal.playing,
         phase=deal.phase,
         declaration_round=deal.declaration_round,
-        hand=deal.hand(seat),
+        hand=deal.hand(seat, seat),
         to_move=deal.to_move,
         legal_actions=tuple(deal.legal_actions(seat)),
         declarations=tuple((s, str(c)) for s, c in deal.declarations),
@@ -150,6 +156,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         scharfe_aces=deal.scharfe_aces_by,
         scharfe_kings=deal.scharfe_kings_by,
         trumps=trumps,
+        pigs=deal.pigs_known_to(seat),
         trick=play.trick.freeze() if play is not None else PlayedTrick(deal.leader, (), (), None),
         tricks=deal.tricks,
         hand_sizes=tuple(len(deal.hand(s)) for s in range(deal.num_seats)),

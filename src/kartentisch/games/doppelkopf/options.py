@@ -56,6 +56,7 @@ AnnouncementValue = Literal["double", "add"]
 DulleOrder = Literal["first", "second", "second_except_last"]
 AgainstPoints = Literal["each", "highest"]
 BockStacking = Literal["stack", "append"]
+Schweinchen = Literal["off", "announced", "first_played", "silent"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
 #: ``fleischlos`` (DDV) ranks with ``no_trump``. They are the solo game types
@@ -119,6 +120,15 @@ SCHEMA: Final = OptionSchema(
             choices=("first", "second", "second_except_last"),
             group="trumps",
         ),
+        Option(
+            "schweinchen",
+            "choice",
+            choices=("off", "announced", "first_played", "silent"),
+            group="trumps",
+        ),
+        Option("superschweinchen", "flag", group="trumps"),
+        Option("hyperschweinchen", "flag", group="trumps"),
+        Option("schweinchen_solo", "flag", group="trumps"),
         Option("scoring", "choice", choices=("house", "ddv"), group="counting"),
         Option("declarations", "choice", choices=("sheet", "ddv"), group="declarations"),
         Option("scharfe", "flag", group="declarations"),
@@ -180,6 +190,13 @@ class DoppelkopfOptions:
     ``dulle_order``: of the two Dullen in one trick the ``first`` played wins (as
     of any two equal cards), the ``second``, or the second except in the last
     trick (``second_except_last``).
+    ``schweinchen``: both ♦A in one hand are the highest trumps (Schweinchen) in a
+    game with the normal trump order: ``off``; ``announced`` (the table is told who
+    holds them as play begins), ``first_played`` (told when the first is played) or
+    ``silent`` (never told). ``superschweinchen``: with Schweinchen in the game, both
+    ♦10 in one hand rise above them; ``hyperschweinchen``: both ♦9 (without the
+    nines both ♦K) above those. ``schweinchen_solo``: the Schweinchen also in a
+    Trumpfsolo (in a silent solo, which the table takes for a normal game, always).
     ``scoring``: which score formula, ``house`` (seed 003) or ``ddv`` (plus/minus).
     ``declarations``: ``sheet`` asks Scharfe, then soli, then Hochzeit/Armut,
     seat by seat from the dealer's left; ``ddv`` asks "gesund"/"Vorbehalt" and
@@ -241,6 +258,10 @@ class DoppelkopfOptions:
     nines: bool = False
     dullen: bool = True
     dulle_order: DulleOrder = "first"
+    schweinchen: Schweinchen = "off"
+    superschweinchen: bool = False
+    hyperschweinchen: bool = False
+    schweinchen_solo: bool = False
     scoring: Rules = "house"
     declarations: Declarations = "sheet"
     scharfe: bool = True

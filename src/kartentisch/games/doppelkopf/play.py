@@ -27,6 +27,7 @@ from kartentisch.games.doppelkopf.events import (
     DealEnded,
     HochzeitAlone,
     HochzeitPartnerFound,
+    PigsShown,
     PlayStarted,
     TrickWon,
 )
@@ -37,12 +38,20 @@ from kartentisch.games.doppelkopf.scoring import (
     score_game,
 )
 from kartentisch.games.doppelkopf.state import DealState, Offence
-from kartentisch.games.doppelkopf.trumps import QUEEN_OF_CLUBS, augen_of, is_normal_order, sort_hand
+from kartentisch.games.doppelkopf.trumps import (
+    QUEEN_OF_CLUBS,
+    augen_of,
+    find_pigs,
+    is_normal_order,
+    pig_card,
+    sort_hand,
+)
 from kartentisch.tricks import TRUMP, TrickPlay
 
 __all__ = [
     "alone_type",
     "clarify_hochzeit",
+    "deal_pigs",
     "finish",
     "game_facts",
     "offenders",
@@ -95,12 +104,17 @@ def start_play(deal: DealState) -> list[Event]:
     else:
         deal.game_type = "normal"
         deal.re_party = frozenset(holders)
+    deal.pigs = deal_pigs(deal)
     deal.reorder()
     deal.phase = "play"
     deal.trick_play = TrickPlay(deal.order, deal.hands, deal.playing, leader)
     scharfe_live = is_normal_order(deal.game_type, deal.options.solo_style)
     public_type = "normal" if deal.silent else deal.game_type
     open_hand = sort_hand(deal.hands[solo.seat], deal.order) if solo and solo.ouvert else ()
+    shown: list[Event] = []
+    if deal.pigs and deal.options.schweinchen == "announced":
+        deal.pigs_shown = frozenset(kind for _, kind in deal.pigs)
+        shown = [PigsShown(seat, kind) for seat, kind in deal.pigs]
     return [
         PlayStarted(
             public_type,
@@ -110,8 +124,30 @@ def start_play(deal: DealState) -> list[Event]:
             scharfe_live and deal.scharfe_aces_by is not None,
             scharfe_live and deal.scharfe_kings_by is not None,
             open_hand,
-        )
+        ),
+        *shown,
     ]
+
+
+def deal_pigs(deal: DealState) -> tuple[tuple[int, str], ...]:
+    """The pigs of the game about to be played (option ``schweinchen``), highest first.
+
+    In every game with the normal trump order (a silent solo looks like one), in
+    a Trumpfsolo only with ``schweinchen_solo``; the hands as play begins count.
+    """
+    options = deal.options
+    if options.schweinchen == "off":
+        return ()
+    if deal.solo and not deal.silent and not options.schweinchen_solo:
+        return ()
+    if not (deal.silent or is_normal_order(deal.game_type, options.solo_style)):
+        return ()
+    return find_pigs(
+        deal.hands,
+        superschweinchen=options.superschweinchen,
+        hyperschweinchen=options.hyperschweinchen,
+        nines=options.nines,
+    )
 
 
 def alone_type(deal: DealState) -> str:
@@ -128,6 +164,8 @@ def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
     assert play is not None
     trick_no = len(play.tricks) + 1
     new: list[Event] = [_card_played(mover, card, trick_no)]
+    if deal.pigs and deal.options.schweinchen == "first_played":
+        new.extend(_show_pig(deal, card, mover))
     if deal.options.table_mode and play.is_revoke(mover, card):
         deal.offences.append(Offence(mover, "revoke", deal.cards_played + 1))
     done = play.play(mover, card)
@@ -141,6 +179,16 @@ def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
         if play.to_move is None:
             new.append(finish(deal))
     return new
+
+
+def _show_pig(deal: DealState, card: Card, mover: int) -> list[Event]:
+    """``first_played``: the first card of a pig played tells the table of it."""
+    nines = deal.options.nines
+    for seat, kind in deal.pigs:
+        if seat == mover and kind not in deal.pigs_shown and card == pig_card(kind, nines=nines):
+            deal.pigs_shown = deal.pigs_shown | {kind}
+            return [PigsShown(seat, kind)]
+    return []
 
 
 def clarify_hochzeit(deal: DealState) -> list[Event]:
@@ -291,6 +339,7 @@ def game_facts(deal: DealState) -> GameFacts:
         announcement_value=deal.options.announcement_value,
         bock_triggers=frozenset(deal.options.bock_triggers),
         against_points=deal.options.against_points,
+        schweinchen=any(kind == "schweinchen" for _, kind in deal.pigs),
     )
 
 

@@ -228,6 +228,8 @@ class GameFacts:
     bock_triggers: frozenset[str] | None = None
     #: What announcements do to the value; None: what ``rules`` does (house doubles).
     announcement_value: AnnouncementValue | None = None
+    #: Both ♦A were Schweinchen (option ``schweinchen``): then they are no Füchse.
+    schweinchen: bool = False
 
     @property
     def counted_bock_triggers(self) -> frozenset[str]:
@@ -551,7 +553,7 @@ def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
         return out, 0
     house = g.house
     counted = f.counted_extras
-    fox = "fuchs_gefangen" in counted
+    fox = "fuchs_gefangen" in counted and not f.schweinchen
     dulle = "dulle_gefangen" in counted and not f.scharfe_aces
     full = "doppelkopf" in counted
     last = len(f.tricks)
@@ -585,7 +587,12 @@ def _last_trick_extras(
     won_by = t.winning_card
     if won_by == _KARLCHEN and "karlchen" in counted:
         out.append(ExtraPoint(wp, "karlchen", trick))
-    if won_by == _FOX and _FOX in g.facts.trumps and "fuchs_letzter_stich" in counted:
+    if (
+        won_by == _FOX
+        and _FOX in g.facts.trumps
+        and not g.facts.schweinchen
+        and "fuchs_letzter_stich" in counted
+    ):
         out.append(ExtraPoint(wp, "fuchs_letzter_stich", trick))
     if "karlchen_gefangen" in counted:
         for seat, card in zip(t.seats, t.cards, strict=True):

@@ -43,7 +43,7 @@ from kartentisch.errors import DealError, NotationError
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
 from kartentisch.games.doppelkopf.scoring import Announcement, GameScore
-from kartentisch.games.doppelkopf.trumps import is_normal_order, sort_hand, trick_order
+from kartentisch.games.doppelkopf.trumps import is_normal_order, pig_card, sort_hand, trick_order
 from kartentisch.tricks import PlayedTrick, TrickOrder, TrickPlay
 
 __all__ = ["DealState", "Offence", "SoloClaim", "seat_orders"]
@@ -164,6 +164,10 @@ class DealState(GameState[Action]):
             "normal", nines=options.nines, dullen=options.dullen, dulle_order=options.dulle_order
         )
         self.trick_play: TrickPlay | None = None
+        #: The pigs of the game (option ``schweinchen``), highest first, as
+        #: ``(seat, kind)``, and the kinds the table has been told of.
+        self.pigs: tuple[tuple[int, str], ...] = ()
+        self.pigs_shown: frozenset[str] = frozenset()
 
         # play
         self.announcements: list[Announcement] = []
@@ -186,11 +190,16 @@ class DealState(GameState[Action]):
         self.is_over = True
 
     def reorder(self) -> None:
-        """The trick order from the game type and the Scharfe in force."""
+        """The trick order from the game type, the Scharfe and the pigs in force."""
+        self.order = self.order_with(self.pigs)
+
+    def order_with(self, pigs: Sequence[tuple[int, str]]) -> TrickOrder:
+        """The trick order of this game with only ``pigs`` of its pigs."""
         game_type = self.game_type
         style = self.options.solo_style
         normal = is_normal_order(game_type, style)
-        self.order = trick_order(
+        nines = self.options.nines
+        return trick_order(
             game_type,
             style=style,
             scharfe_aces=normal and self.scharfe_aces_by is not None,
@@ -198,7 +207,20 @@ class DealState(GameState[Action]):
             nines=self.options.nines,
             dullen=self.options.dullen,
             dulle_order=self.options.dulle_order,
+            pigs=tuple(pig_card(kind, nines=nines) for _, kind in pigs),
         )
+
+    def pigs_known_to(self, seat: int) -> tuple[tuple[int, str], ...]:
+        """The pigs ``seat`` knows of: its own, those the table was told of, all at the end."""
+        if self.outcome is not None:
+            return self.pigs
+        shown = self.pigs_shown
+        return tuple((s, k) for s, k in self.pigs if s == seat or k in shown)
+
+    def order_known_to(self, seat: int) -> TrickOrder:
+        """The trick order as ``seat`` knows it (pigs it has not been told of left out)."""
+        known = self.pigs_known_to(seat)
+        return self.order if len(known) == len(self.pigs) else self.order_with(known)
 
     def whose_turn(self) -> int | None:
         """The seat to move, worked out from the phase (the deal keeps it after each action)."""
@@ -255,11 +277,11 @@ class DealState(GameState[Action]):
             return None
         return self.rounds[self.round_index]
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The unplayed cards of ``seat`` (the engine's omniscient view)."""
+    def hand(self, seat: int, viewer: int | None = None) -> tuple[Card, ...]:
+        """The unplayed cards of ``seat``, in the order ``viewer`` knows (default: all)."""
         play = self.trick_play
         cards = play.hands[seat] if play is not None else self.hands[seat]
-        return sort_hand(cards, self.order)
+        return sort_hand(cards, self.order if viewer is None else self.order_known_to(viewer))
 
     def party_of(self, seat: int) -> str | None:
         """The true party of ``seat`` (None if it is not yet decided or it sits out)."""

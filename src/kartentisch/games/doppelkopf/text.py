@@ -152,6 +152,9 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
                 else ""
             )
         )
+    for seat, kind in deal.pigs:
+        what = t(lang, f"dk.pig.{kind}")
+        lines.append("  " + dk(lang, "pigs_shown", who=label(seat), what=what))
     for a in deal.announcements:
         lines.append(
             "  " + dk(lang, "announces", who=label(a.seat), what=dk(lang, f"word_{a.word}"))

@@ -32,10 +32,13 @@ from kartentisch.tricks import TrickOrder
 __all__ = [
     "AUGEN",
     "NORMAL_TYPES",
+    "PIG_KINDS",
     "PLAIN_RANKS",
     "QUEEN_OF_CLUBS",
     "augen_of",
+    "find_pigs",
     "is_normal_order",
+    "pig_card",
     "sort_hand",
     "trick_order",
     "trump_cards",
@@ -64,6 +67,61 @@ _QUEENS: Final = tuple(Card.of(Rank.QUEEN, s) for s in Suit)
 _JACKS: Final = tuple(Card.of(Rank.JACK, s) for s in Suit)
 
 
+#: The pigs, highest first: both ♦9 (or ♦K), both ♦10, both ♦A in one hand.
+PIG_KINDS: Final = ("hyperschweinchen", "superschweinchen", "schweinchen")
+
+
+def pig_card(kind: str, *, nines: bool) -> Card:
+    """The card of which one hand holds both to have the pig ``kind``.
+
+    >>> str(pig_card("hyperschweinchen", nines=False)), str(pig_card("schweinchen", nines=True))
+    ('KD', 'AD')
+    """
+    if kind == "schweinchen":
+        return Card("AD")
+    if kind == "superschweinchen":
+        return Card("10D")
+    if kind == "hyperschweinchen":
+        return Card("9D") if nines else Card("KD")
+    raise ValueError(f"unknown pig {kind!r}")
+
+
+def find_pigs(
+    hands: Sequence[Sequence[Card]],
+    *,
+    superschweinchen: bool = False,
+    hyperschweinchen: bool = False,
+    nines: bool = False,
+) -> tuple[tuple[int, str], ...]:
+    """Who holds which pig, highest first, as ``(seat, kind)``.
+
+    The Schweinchen (both ♦A in one hand) come first: without them there are
+    no Super- or Hyperschweinchen.
+
+    >>> from kartentisch.cards import parse_cards
+    >>> hands = [parse_cards("AD AD 10D"), parse_cards("10D KD"), parse_cards("KD")]
+    >>> find_pigs(hands, superschweinchen=True, hyperschweinchen=True)
+    ((0, 'schweinchen'),)
+    >>> hands[0] = parse_cards("AD AD KD KD")
+    >>> find_pigs(hands, superschweinchen=True, hyperschweinchen=True)
+    ((0, 'hyperschweinchen'), (0, 'schweinchen'))
+    """
+    wanted = [
+        kind
+        for kind, on in zip(PIG_KINDS, (hyperschweinchen, superschweinchen, True), strict=True)
+        if on
+    ]
+    found: dict[str, int] = {}
+    for kind in reversed(wanted):
+        card = pig_card(kind, nines=nines)
+        for seat, hand in enumerate(hands):
+            if hand.count(card) == 2:
+                found[kind] = seat
+        if "schweinchen" not in found:
+            return ()
+    return tuple((found[k], k) for k in PIG_KINDS if k in found)
+
+
 def _suit_part(suit: Suit, ranks: tuple[Rank, ...]) -> tuple[Card, ...]:
     return tuple(Card.of(r, suit) for r in ranks)
 
@@ -82,12 +140,30 @@ def trump_cards(
     scharfe_kings: bool = False,
     nines: bool = False,
     dullen: bool = True,
+    pigs: tuple[Card, ...] = (),
 ) -> tuple[Card, ...]:
     """The trumps of ``game_type``, highest first (one entry per card value).
 
     ``dullen=False``: the ♥10 is no trump of its own (the option ``dullen``); it is a
     plain heart between the ace and the king, or a trump of its suit in a hearts solo.
+    ``pigs``: trumps that rise above all others in this deal, highest first (the
+    Schweinchen ♦A and the Super- and Hyperschweinchen, see :data:`PIG_CARDS`).
+
+    >>> [str(c) for c in trump_cards("normal", pigs=(Card("10D"), Card("AD")))][:4]
+    ['10D', 'AD', '10H', 'QC']
     """
+    if pigs:
+        rest = trump_cards(
+            game_type,
+            style=style,
+            scharfe_aces=scharfe_aces,
+            scharfe_kings=scharfe_kings,
+            nines=nines,
+            dullen=dullen,
+        )
+        if not set(pigs) <= set(rest):
+            raise ValueError(f"the pigs {[str(c) for c in pigs]} are not all trumps here")
+        return (*pigs, *(c for c in rest if c not in pigs))
     low: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING) + ((Rank.NINE,) if nines else ())
     if is_normal_order(game_type, style) or (game_type in _SUIT_SOLI and style == "ddv"):
         suit = _SUIT_SOLI.get(game_type, Suit.DIAMONDS)
@@ -133,6 +209,7 @@ def trick_order(
     nines: bool = False,
     dullen: bool = True,
     dulle_order: str = "first",
+    pigs: tuple[Card, ...] = (),
 ) -> TrickOrder:
     """The shared :class:`TrickOrder` for one game type (cached).
 
@@ -147,11 +224,12 @@ def trick_order(
         scharfe_kings=scharfe_kings,
         nines=nines,
         dullen=dullen,
+        pigs=pigs,
     )
     if dulle_order not in ("first", "second", "second_except_last"):
         raise ValueError(f"unknown Dulle order {dulle_order!r}")
     # The ♥10 is a Dulle where it stands above the queens (not in a suit solo's own suit).
-    dulle = _DULLE in trumps and QUEEN_OF_CLUBS in trumps
+    dulle = _DULLE in trumps and QUEEN_OF_CLUBS in trumps and _DULLE not in pigs
     if dulle_order != "first" and dulle and trumps.index(_DULLE) < trumps.index(QUEEN_OF_CLUBS):
         return TrickOrder.with_trumps(
             trumps,

@@ -66,6 +66,7 @@ from kartentisch.games.doppelkopf.events import (
     Declared,
     HochzeitAlone,
     HochzeitPartnerFound,
+    PigsShown,
     PlayStarted,
     Redeal,
     TrickWon,
@@ -202,6 +203,8 @@ def _log_entry(seat: int, action: Any, events: Sequence[Event], deal: int) -> di
             )
         elif isinstance(event, HochzeitAlone):
             public.append({"type": "hochzeit_alone", "seat": event.holder, "trick": event.trick})
+        elif isinstance(event, PigsShown):
+            public.append({"type": "pigs_shown", "seat": event.seat, "kind": event.kind})
         elif isinstance(event, DealEnded):
             public.append(
                 {
@@ -426,6 +429,8 @@ class DoppelkopfTable:
             "hochzeit": hochzeit,
             "armut": armut,
             "scharfe": {"aces": obs.scharfe_aces, "kings": obs.scharfe_kings},
+            # The pigs this seat knows of (option schweinchen), highest first.
+            "pigs": [{"seat": s, "kind": k} for s, k in obs.pigs],
             "trick": _trick(obs.trick),
             "tricks": [_trick(t) for t in obs.tricks],
             "trick_number": obs.trick_number,

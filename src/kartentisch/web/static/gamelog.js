@@ -168,6 +168,8 @@ function eventLines(message, e) {
       return [{ text: t("log.hochzeit_partner", { name, partner: nameOf(message, e.partner) }), kind: "call" }];
     case "hochzeit_alone":
       return [{ text: t("log.hochzeit_alone", { name }), kind: "call" }];
+    case "pigs_shown":
+      return [{ text: t("log.pigs_shown", { name, what: t(`dk.pig.${e.kind}`) }), kind: "call" }];
     case "card_taken_back":
       return [{ text: t("log.taken_back", { name, card: cardName(e.card) }), kind: "call" }];
     case "miese":
