@@ -87,6 +87,8 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "bock_rounds": "bock",
         "bock_stacking": "bock",
         "scoring": "counting",
+        "counting": "counting",
+        "solo_factor": "counting",
         "table_mode": "table",
     }
     assert SCHEMA.groups == GROUPS

@@ -149,10 +149,18 @@ def check_invariants(options: DoppelkopfOptions, seed: int) -> None:
     # The seat that sits out (5 players) scores 0.
     if options.players == 5:
         assert deal.points()[deal.dealer] == 0
-    if options.scoring == "ddv":
-        assert sum(deal.points()) == 0
+    # Zero-sum where the counting is; the sheet's winners only, the losers' debts only.
+    points = deal.points()
+    if options.counting == "zero_sum" or (
+        options.counting == "scoring" and options.scoring == "ddv"
+    ):
+        assert sum(points) == 0
+    elif options.counting == "scoring":
+        assert sum(1 for p in points if p) <= 2
+    elif options.counting == "winners":
+        assert min(points) >= 0
     else:
-        assert sum(1 for p in deal.points() if p) <= 2
+        assert max(points) <= 0
     # The record replays to the same game.
     again = replay(json.loads(json.dumps(deal.to_record())))
     assert isinstance(again, DoppelkopfDeal)

@@ -157,10 +157,50 @@ def explain_game(facts: GameFacts, score: GameScore) -> list[Line]:
         lines += _house_solo(f)
     else:
         lines += _house_normal(f)
+    if facts.counting != "scoring":
+        lines = _recounted(lines, facts, score)
     sitting = [s for s in range(facts.table_size) if s not in facts.seats]
     if sitting:
         lines.append(_line("explain.sat_out", who=_seats(sitting)))
     return lines
+
+
+#: The lines in which a score formula writes its value to the seats.
+_WRITTEN: Final = frozenset(
+    {
+        "explain.winners_get",
+        "explain.losers_zero",
+        "explain.soloist_gets",
+        "explain.solo_opponents_zero",
+        "explain.ddv.each",
+        "explain.ddv.solo",
+    }
+)
+
+
+def _recounted(lines: list[Line], facts: GameFacts, score: GameScore) -> list[Line]:
+    """The formula's lines with what each seat writes under ``counting`` instead."""
+    at = next((i for i, line in enumerate(lines) if line["key"] in _WRITTEN), len(lines))
+    kept = [line for line in lines if line["key"] not in _WRITTEN]
+    new = [_line(f"explain.counting.{facts.counting}")]
+    soloist = next(iter(facts.re_party)) if facts.solo else None
+    groups: dict[int, list[int]] = {}
+    for seat in facts.seats:
+        if seat != soloist:
+            groups.setdefault(score.points[seat], []).append(seat)
+    if soloist is not None:
+        times = 3 if facts.counting == "zero_sum" else facts.solo_factor
+        new.append(
+            _line(
+                "explain.counting.soloist",
+                who=_seats([soloist]),
+                times=times,
+                value=_signed(score.points[soloist]),
+            )
+        )
+    for points, seats in groups.items():
+        new.append(_line("explain.counting.each", who=_seats(seats), value=_signed(points)))
+    return kept[:at] + new + kept[at:]
 
 
 def explain_deal(deal: DoppelkopfDeal) -> list[Line]:

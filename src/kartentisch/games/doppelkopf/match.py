@@ -96,6 +96,7 @@ class DoppelkopfMatch:
             bock=options.bock and options.scoring == "house",
             bock_rounds=options.bock_rounds,
             bock_stacking=options.bock_stacking,
+            counting=options.counting,
         )
         self.history: list[DoppelkopfDeal | Misdeal] = []
         self.cuts: list[int | None] = []

@@ -57,6 +57,7 @@ DulleOrder = Literal["first", "second", "second_except_last"]
 AgainstPoints = Literal["each", "highest"]
 BockStacking = Literal["stack", "append"]
 Schweinchen = Literal["off", "announced", "first_played", "silent"]
+Counting = Literal["scoring", "zero_sum", "winners", "losers"]
 
 #: Every solo kind the engine knows, in the sheet's ranking (highest first);
 #: ``fleischlos`` (DDV) ranks with ``no_trump``. They are the solo game types
@@ -130,6 +131,13 @@ SCHEMA: Final = OptionSchema(
         Option("hyperschweinchen", "flag", group="trumps"),
         Option("schweinchen_solo", "flag", group="trumps"),
         Option("scoring", "choice", choices=("house", "ddv"), group="counting"),
+        Option(
+            "counting",
+            "choice",
+            choices=("scoring", "zero_sum", "winners", "losers"),
+            group="counting",
+        ),
+        Option("solo_factor", "whole", low=1, high=3, group="counting"),
         Option("declarations", "choice", choices=("sheet", "ddv"), group="declarations"),
         Option("scharfe", "flag", group="declarations"),
         Option("soli", "kinds", choices=ALL_SOLI, code="soli", group="soli"),
@@ -198,6 +206,11 @@ class DoppelkopfOptions:
     nines both ♦K) above those. ``schweinchen_solo``: the Schweinchen also in a
     Trumpfsolo (in a silent solo, which the table takes for a normal game, always).
     ``scoring``: which score formula, ``house`` (seed 003) or ``ddv`` (plus/minus).
+    ``counting``: how the value is written to the seats: as the formula writes it
+    (``scoring``), ``zero_sum`` (the losers pay the winners, a soloist three
+    times), ``winners`` (only the winners write it) or ``losers`` (only the losers,
+    as a debt). ``solo_factor``: in the last two, the soloist writes this many
+    times the value of one opponent.
     ``declarations``: ``sheet`` asks Scharfe, then soli, then Hochzeit/Armut,
     seat by seat from the dealer's left; ``ddv`` asks "gesund"/"Vorbehalt" and
     then the reservations (Pflichtsolo, Lustsolo, Hochzeit).
@@ -263,6 +276,8 @@ class DoppelkopfOptions:
     hyperschweinchen: bool = False
     schweinchen_solo: bool = False
     scoring: Rules = "house"
+    counting: Counting = "scoring"
+    solo_factor: int = 3
     declarations: Declarations = "sheet"
     scharfe: bool = True
     soli: tuple[str, ...] = HOUSE_SOLI

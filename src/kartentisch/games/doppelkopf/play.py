@@ -340,6 +340,8 @@ def game_facts(deal: DealState) -> GameFacts:
         bock_triggers=frozenset(deal.options.bock_triggers),
         against_points=deal.options.against_points,
         schweinchen=any(kind == "schweinchen" for _, kind in deal.pigs),
+        counting=deal.options.counting,
+        solo_factor=deal.options.solo_factor,
     )
 
 

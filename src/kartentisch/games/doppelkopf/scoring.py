@@ -12,6 +12,11 @@ its source):
   same value for every player of a party with opposite signs, a soloist
   three times (zero-sum).
 
+The option ``counting`` then writes the value to the seats in another way:
+``zero_sum`` (the losers pay the winners, a soloist ×3), ``winners`` (only the
+winners write it) or ``losers`` (only the losers, as a debt); see
+:func:`count_points`.
+
 :func:`score_game` takes the facts of a finished game (who played which card
 in which trick, who is Re, what was announced) and returns a
 :class:`GameScore` with the points per seat and an explanation.
@@ -39,6 +44,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
     STAGES,
     WORDS,
     Announcement,
+    Counting,
     ExtraPoint,
     GameFacts,
     GameScore,
@@ -72,6 +78,7 @@ __all__ = [
     "STAGES",
     "WORDS",
     "Announcement",
+    "Counting",
     "ExtraPoint",
     "GameFacts",
     "GameScore",
@@ -81,6 +88,7 @@ __all__ = [
     "Word",
     "augen_of",
     "bock_reasons",
+    "count_points",
     "other_party",
     "prepare_game",
     "score_game",
@@ -99,4 +107,80 @@ def score_game(facts: GameFacts, *, complete: bool | None = None) -> GameScore:
     checks are skipped.
     """
     game = prepare_game(facts, complete)
-    return score_house(game) if game.house else score_ddv(game)
+    score = score_house(game) if game.house else score_ddv(game)
+    return count_points(facts, score)
+
+
+def count_points(facts: GameFacts, score: GameScore) -> GameScore:
+    """The score with its points written as ``facts.counting`` says.
+
+    The unit is the value of one Re player against one Kontra player: under
+    house scoring the winners' value (a solo: the soloist's figure, 250 or 500 won,
+    −500 or −1000 lost, against each opponent), under DDV scoring a Re player's
+    points. ``zero_sum``: Re ± the unit, Kontra ∓, a soloist three units.
+    ``winners``: the side with the unit in its favour writes it, the other 0.
+    ``losers``: the other side writes it as a debt, the winners 0. A soloist
+    writes ``solo_factor`` units in those two. A seat sitting out keeps 0.
+
+    >>> facts = GameFacts(
+    ...     "ddv", (0, 1, 2, 3), 4, frozenset({0}), "queens", True, False, (), (), frozenset(),
+    ...     False, counting="winners", solo_factor=2,
+    ... )
+    >>> won = GameScore({"re": 240, "kontra": 0}, "re", (), (), 1, 5, (15, -5, -5, -5), False, ())
+    >>> count_points(facts, won).points
+    (10, 0, 0, 0)
+    >>> import dataclasses
+    >>> count_points(dataclasses.replace(facts, counting="losers"), won).points
+    (0, -5, -5, -5)
+    """
+    mode = facts.counting
+    if mode == "scoring":
+        return score
+    if not 1 <= facts.solo_factor <= 3:
+        raise ScoringError(f"solo_factor must be 1 to 3, not {facts.solo_factor}")
+    unit = _re_unit(facts, score)
+    points = [0] * facts.table_size
+    for seat in facts.seats:
+        re = seat in facts.re_party
+        mine = unit if re else -unit
+        times = 1
+        if facts.solo and re:
+            times = 3 if mode == "zero_sum" else facts.solo_factor
+        favoured = (mode == "winners" and mine > 0) or (mode == "losers" and mine < 0)
+        if mode == "zero_sum" or favoured:
+            points[seat] = times * mine
+    line = {
+        "zero_sum": "zero-sum: the losers pay the winners",
+        "winners": "the winners write their value, the losers 0",
+        "losers": "the losers write their value as a debt, the winners 0",
+    }[mode]
+    detail = (
+        f"; the soloist {3 if mode == 'zero_sum' else facts.solo_factor} × the unit"
+        if facts.solo
+        else ""
+    )
+    lines = (*score.lines, f"Counted {line} (unit {unit}{detail}): {list(points)}.")
+    return GameScore(
+        augen=score.augen,
+        winner=score.winner,
+        stages=score.stages,
+        extras=score.extras,
+        multiplier=score.multiplier,
+        base=score.base,
+        points=tuple(points),
+        bock_trigger=score.bock_trigger,
+        lines=lines,
+    )
+
+
+def _re_unit(facts: GameFacts, score: GameScore) -> int:
+    """What one Re player gets from one Kontra player, by the formula's own points."""
+    if facts.rules == "house":
+        if facts.solo:
+            (soloist,) = facts.re_party
+            return score.points[soloist]
+        winner = next(s for s in facts.seats if facts.party_of(s) == score.winner)
+        value = score.points[winner]
+        return value if score.winner == "re" else -value
+    kontra = next((s for s in facts.seats if s not in facts.re_party), None)
+    return 0 if kontra is None else -score.points[kontra]

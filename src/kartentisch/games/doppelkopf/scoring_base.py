@@ -37,6 +37,7 @@ __all__ = [
     "Announcement",
     "AnnouncementValue",
     "CheckedGame",
+    "Counting",
     "ExtraPoint",
     "GameFacts",
     "GameScore",
@@ -68,6 +69,7 @@ RotGehtRum = Literal["extra_point", "bock", "off"]
 #: What an announcement does to the game's value: doubles it (the sheet) or adds to it
 #: (TSR 7.2.3: Re and Kontra 2 each, every stage announced 1; ×10 under house scoring).
 AnnouncementValue = Literal["double", "add"]
+Counting = Literal["scoring", "zero_sum", "winners", "losers"]
 
 PARTIES: Final[tuple[Party, Party]] = ("re", "kontra")
 WORDS: Final[tuple[Word, ...]] = ("re", "kontra", "no90", "no60", "no30", "schwarz")
@@ -230,6 +232,12 @@ class GameFacts:
     announcement_value: AnnouncementValue | None = None
     #: Both ♦A were Schweinchen (option ``schweinchen``): then they are no Füchse.
     schweinchen: bool = False
+    #: How the value is written to the seats (option ``counting``): as ``rules``
+    #: writes it, ``zero_sum``, to the ``winners`` only, or as the ``losers``' debt.
+    counting: Counting = "scoring"
+    #: Winners-only and losers-pay counting: the soloist's figure in units of one
+    #: opponent's (option ``solo_factor``; zero-sum counting always takes 3).
+    solo_factor: int = 3
 
     @property
     def counted_bock_triggers(self) -> frozenset[str]:

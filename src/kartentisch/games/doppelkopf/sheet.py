@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kartentisch.errors import KartentischError, RecordError
+from kartentisch.games.doppelkopf.scoring import Counting
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.scoring import GameScore
@@ -87,7 +88,8 @@ class ScoreSheet:
 
     ``players`` are the names by seat, clockwise; ``dealer`` is the first
     dealer's seat. ``bock`` turns Böcke on or off (default: on for the house
-    rules; DDV scoring has none and refuses them).
+    rules; DDV scoring has none and refuses them). ``counting`` is the option of
+    that name: what shape a game's points may have (zero-sum, winners only …).
     """
 
     def __init__(
@@ -99,6 +101,7 @@ class ScoreSheet:
         bock: bool | None = None,
         bock_rounds: int = 1,
         bock_stacking: Literal["stack", "append"] = "stack",
+        counting: Counting = "scoring",
     ) -> None:
         names = tuple(players)
         if len(names) not in (4, 5):
@@ -110,6 +113,8 @@ class ScoreSheet:
             raise SheetError("two players have the same name")
         if rules not in ("house", "ddv"):
             raise SheetError(f"rules must be 'house' or 'ddv', not {rules!r}")
+        if counting not in ("scoring", "zero_sum", "winners", "losers"):
+            raise SheetError(f"counting is scoring, zero_sum, winners or losers, not {counting!r}")
         if type(dealer) is not int or not 0 <= dealer < len(names):
             raise SheetError(
                 f"the dealer must be a seat from 0 to {len(names) - 1}, not {dealer!r}"
@@ -126,6 +131,7 @@ class ScoreSheet:
         self._stacking = bock_stacking
         self._players = names
         self._rules: Rules = rules
+        self._counting: Counting = counting
         self._bock = bool(bock)
         self._dealer = dealer
         self._failed = 0
@@ -260,14 +266,7 @@ class ScoreSheet:
                 f"seat {out} ({self._players[out]}) deals and sits this game out; "
                 f"its points must be 0, not {pts[out]}"
             )
-        if self._rules == "ddv":
-            if sum(pts) != 0:
-                raise SheetError(f"DDV points add up to 0; these add up to {sum(pts)}")
-        elif sum(1 for p in pts if p) > 2:
-            raise SheetError(
-                "house points are written to the winners only (at most two players), "
-                f"not {list(pts)}"
-            )
+        self._check_shape(pts)
         multiplier = self.current_multiplier
         # This game uses up one Bock game of every stream (appended: of the first one);
         # a trigger starts a new one.
@@ -285,6 +284,22 @@ class ScoreSheet:
         self._failed = 0
         self._dealer = (self._dealer + 1) % n
         return row
+
+    def _check_shape(self, pts: tuple[int, ...]) -> None:
+        counting = self._counting
+        if counting == "zero_sum" or (counting == "scoring" and self._rules == "ddv"):
+            if sum(pts) != 0:
+                what = "DDV points" if counting == "scoring" else "zero-sum points"
+                raise SheetError(f"{what} add up to 0; these add up to {sum(pts)}")
+        elif counting == "winners" and min(pts) < 0:
+            raise SheetError(f"only the winners write points, and never below 0: {list(pts)}")
+        elif counting == "losers" and max(pts) > 0:
+            raise SheetError(f"only the losers write points, and never above 0: {list(pts)}")
+        elif counting == "scoring" and sum(1 for p in pts if p) > 2:
+            raise SheetError(
+                "house points are written to the winners only (at most two players), "
+                f"not {list(pts)}"
+            )
 
     def record_failed_deal(self) -> SheetRow | None:
         """A deal failed (Einmischen): the same dealer deals again.
@@ -337,6 +352,7 @@ class ScoreSheet:
             "format": SHEET_FORMAT,
             "players": list(self._players),
             "rules": self._rules,
+            **({"counting": self._counting} if self._counting != "scoring" else {}),
             "bock": self._bock,
             "dealer": self._dealer,
             "failed_deals": self._failed,
@@ -355,8 +371,9 @@ class ScoreSheet:
         players = _field(data, "players", list)
         rules = _field(data, "rules", str)
         bock = _field(data, "bock", bool)
+        counting = data.get("counting", "scoring")
         try:
-            sheet = cls(players, rules, bock=bock)
+            sheet = cls(players, rules, bock=bock, counting=counting)
         except SheetError as exc:
             raise RecordError(f"score sheet: {exc}") from None
         n = sheet.size
