@@ -66,6 +66,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "lustsolo_lead": "soli",
         "hochzeit": "hochzeit",
         "hochzeit_tricks": "hochzeit",
+        "hochzeit_alone": "hochzeit",
         "stille_hochzeit": "hochzeit",
         "armut": "armut",
         "armut_max_trumps": "armut",

@@ -6,11 +6,18 @@ seat 0 (dealer 3, so seat 0 leads) holds both Alten in the Hochzeit deals.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 
 from kartentisch.cards import Card
 from kartentisch.errors import IllegalActionError, OptionError
-from kartentisch.games.doppelkopf import Call, DoppelkopfOptions
+from kartentisch.explain import render_lines
+from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
+from kartentisch.games.doppelkopf.events import HochzeitAlone, Redeal
+from kartentisch.games.doppelkopf.explain import explain_deal
+from kartentisch.games.doppelkopf.record import replay
 
 from .scripted import act, play_cards, script
 
@@ -140,6 +147,34 @@ def test_hochzeit_without_partner_is_a_trumpfsolo() -> None:
     assert (facts.game_type, facts.solo) == ("trump", True)
     # The holder's Re is the solo's implicit Re: not doubled again.
     assert deal.points() == (500, 0, 0, 0)
+
+
+def test_hochzeit_without_partner_may_be_dealt_again() -> None:
+    """``hochzeit_alone = "redeal"``: the third trick taken by the holder voids the deal."""
+    sc = script(ALONE, game="hochzeit")
+    options = DoppelkopfOptions(hochzeit_alone="redeal")
+    deal = dataclasses.replace(sc, options=options).deal()
+    for _ in range(8):
+        act(deal, "pass")
+    act(deal, "hochzeit first_trick", "pass", "pass", "pass")
+    play_cards(deal, sc.plays, until=11)
+    assert not deal.is_over and deal.to_move == sc.plays[11][0]
+    events = deal.apply(sc.plays[11][1], sc.plays[11][0])
+    assert events[-1] == Redeal("hochzeit_alone", 0)
+    assert not any(isinstance(e, HochzeitAlone) for e in events)
+    assert deal.is_over and deal.outcome == "redeal" and deal.redeal_reason == "hochzeit_alone"
+    assert deal.redeal_by == 0 and deal.to_move is None and deal.legal_actions() == []
+    assert deal.points() == (0, 0, 0, 0) and deal.score is None
+    with pytest.raises(IllegalActionError):
+        deal.apply(sc.plays[12][1], sc.plays[12][0])
+    lines = render_lines("de", explain_deal(deal), ["Ann", "Ben", "Cy", "Dee"])
+    assert lines[0] == (
+        "Ann hat rechtzeitig keinen Hochzeitspartner gefunden: es wird eingeworfen und neu gegeben."
+    )
+    # The record replays to the same void deal; a session deals again.
+    again = replay(json.loads(json.dumps(deal.to_record())))
+    assert isinstance(again, DoppelkopfDeal) and again.outcome == "redeal"
+    assert again.redeal_reason == "hochzeit_alone"
 
 
 def test_silent_hochzeit_is_a_silent_trumpfsolo() -> None:

@@ -50,6 +50,7 @@ def answer_armut(deal: DealState, call: Call, seat: int) -> list[Event]:
     new: list[Event] = [ArmutAnswered(seat, call.word == "accept")]
     if call.word == "refuse":
         deal.redeal_reason = "armut_refused"
+        deal.redeal_by = seat
         deal.end("redeal")
         new.append(Redeal("armut_refused", seat))
         return new

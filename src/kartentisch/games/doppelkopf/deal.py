@@ -361,7 +361,8 @@ class DoppelkopfDeal(DealState):
         self._legal.clear()
         if isinstance(action, Card):
             new = play_card(self, action, who)
-            self._to_move = self.trick_play.to_move  # type: ignore[union-attr]
+            # (None once over: a Hochzeit without partner may void the deal mid-play.)
+            self._to_move = None if self.is_over else self.trick_play.to_move  # type: ignore[union-attr]
         else:
             assert isinstance(action, Call)
             word = action.word

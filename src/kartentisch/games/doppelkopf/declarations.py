@@ -439,6 +439,7 @@ def _void(deal: DealState, reason: str, seat: int, call: Call) -> list[Event]:
     """A redeal asked for at the table (five kings): the deal is void."""
     deal.declarations.append((seat, call))
     deal.redeal_reason = reason
+    deal.redeal_by = seat
     deal.end("redeal")
     return [Declared(seat, str(call)), Redeal(reason, seat)]
 

@@ -206,8 +206,7 @@ def _recounted(lines: list[Line], facts: GameFacts, score: GameScore) -> list[Li
 def explain_deal(deal: DoppelkopfDeal) -> list[Line]:
     """The explanation of a finished deal: its score, or why it was thrown in."""
     if deal.outcome == "redeal":
-        seat = deal.declarations[-1][0] if deal.declarations else None
-        return explain_redeal(deal.redeal_reason or "misdeal", seat)
+        return explain_redeal(deal.redeal_reason or "misdeal", deal.redeal_by)
     score = deal.score
     if score is None:
         return []

@@ -49,6 +49,7 @@ Declarations = Literal["sheet", "ddv"]
 SoloStyle = Literal["literal", "ddv"]
 SoloPriority = Literal["rank", "ddv"]
 HochzeitRule = Literal["choice", "first_trick"]
+HochzeitAlone = Literal["solo", "redeal"]
 Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
@@ -149,6 +150,7 @@ SCHEMA: Final = OptionSchema(
         Option("lustsolo_lead", "choice", choices=("dealer_left", "soloist"), group="soli"),
         Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
         Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
+        Option("hochzeit_alone", "choice", choices=("solo", "redeal"), group="hochzeit"),
         Option("stille_hochzeit", "flag", group="hochzeit"),
         Option("armut", "flag", group="armut"),
         # The poor player gives three cards holding all his trumps (seed 003).
@@ -227,7 +229,9 @@ class DoppelkopfOptions:
     the seat on the dealer's left (the sheet, TSR) or the soloist.
     ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
     first non-trump trick) or ``first_trick`` only; ``hochzeit_tricks``: the
-    partner must be found within this many tricks, else the holder plays alone.
+    partner must be found within this many tricks, else the holder plays alone
+    (``hochzeit_alone``: ``solo``, as a Trumpfsolo) or the cards are dealt again
+    (``redeal``).
     ``stille_hochzeit``: the holder of both Alten may keep quiet and play a silent
     solo; off, he must declare the Hochzeit (or a solo).
     ``armut``: mangelnder Trumpf may be declared with at most
@@ -289,6 +293,7 @@ class DoppelkopfOptions:
     lustsolo_lead: SoloLead = "dealer_left"
     hochzeit: HochzeitRule = "choice"
     hochzeit_tricks: int = 3
+    hochzeit_alone: HochzeitAlone = "solo"
     stille_hochzeit: bool = True
     armut: bool = True
     armut_max_trumps: int = 3

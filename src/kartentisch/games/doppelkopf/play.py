@@ -29,6 +29,7 @@ from kartentisch.games.doppelkopf.events import (
     HochzeitPartnerFound,
     PigsShown,
     PlayStarted,
+    Redeal,
     TrickWon,
 )
 from kartentisch.games.doppelkopf.scoring import (
@@ -176,7 +177,7 @@ def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
         new.append(TrickWon(trick_no, winner, tuple(done.cards), augen_of(done.cards)))
         if deal.game_type == "hochzeit" and deal.hochzeit_trick is None:
             new.extend(clarify_hochzeit(deal))
-        if play.to_move is None:
+        if play.to_move is None and not deal.is_over:
             new.append(finish(deal))
     return new
 
@@ -212,6 +213,11 @@ def clarify_hochzeit(deal: DealState) -> list[Event]:
     if len(play.tricks) >= limit:
         deal.hochzeit_trick = limit
         deal.re_party = frozenset({holder})
+        if deal.options.hochzeit_alone == "redeal":
+            deal.redeal_reason = "hochzeit_alone"
+            deal.redeal_by = holder
+            deal.end("redeal")
+            return [Redeal("hochzeit_alone", holder)]
         return [HochzeitAlone(holder, limit)]
     return []
 

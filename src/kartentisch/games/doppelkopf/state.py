@@ -179,6 +179,8 @@ class DealState(GameState[Action]):
         self.cards_played = 0
         self.outcome: str | None = None
         self.redeal_reason: str | None = None
+        #: Whose call or answer voided the deal (the Hochzeit's holder when alone).
+        self.redeal_by: int | None = None
         self.score: GameScore | None = None
 
     # -- what the phases change ----------------------------------------------

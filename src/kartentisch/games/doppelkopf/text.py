@@ -138,7 +138,12 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
         )
     if deal.outcome == "redeal":
         lines.append(
-            "  " + dk(lang, f"redeal_{deal.redeal_reason}", who=label(deal.declarations[-1][0]))
+            "  "
+            + dk(
+                lang,
+                f"redeal_{deal.redeal_reason}",
+                who=label(deal.redeal_by) if deal.redeal_by is not None else "",
+            )
         )
         return lines
     if deal.phase in ("play", "done"):
