@@ -340,7 +340,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                         )
                     )
             elif isinstance(event, ArmutOffered):
-                key = "armut_offer_up" if event.direction == "up" else "armut_offer_down"
+                key = f"armut_offer_{event.direction}"
                 self.say(
                     "[yellow]"
                     + dk(

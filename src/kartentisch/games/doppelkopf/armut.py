@@ -29,6 +29,15 @@ __all__ = ["answer_armut", "check_exchange", "exchange", "exchange_options", "of
 def offer_armut(deal: DealState) -> list[Event]:
     poor = deal.armut_by
     assert poor is not None
+    if deal.options.armut_ask == "in_turn":
+        # From the poor player's left, round the table (the playing seats' order).
+        start = deal.playing.index(poor)
+        order = [deal.playing[(start + i) % len(deal.playing)] for i in range(1, 4)]
+        deal.armut_partner, deal.armut_asking = order[0], order[1:]
+        deal.armut_direction = "round"
+        deal.armut_trumps = deal.trumps_in(deal.hands[poor])
+        deal.phase = "armut_answer"
+        return [ArmutOffered(poor, deal.armut_trumps, "round", order[0])]
     holders = [s for s in deal.playing for c in deal.hands[s] if c == QUEEN_OF_CLUBS]
     if len(set(holders)) == 1:
         partner = holders[0]  # a Hochzeit at the table is asked
@@ -49,6 +58,16 @@ def offer_armut(deal: DealState) -> list[Event]:
 def answer_armut(deal: DealState, call: Call, seat: int) -> list[Event]:
     new: list[Event] = [ArmutAnswered(seat, call.word == "accept")]
     if call.word == "refuse":
+        if deal.armut_asking:  # in turn: the next player is asked
+            deal.armut_partner = deal.armut_asking.pop(0)
+            return new
+        if deal.options.armut_refused == "play":
+            # Nobody takes it: the hands are played as dealt, a normal game.
+            deal.armut_by = deal.armut_partner = None
+            deal.armut_direction = ""
+            deal.armut_trumps = 0
+            new.extend(start_play(deal))
+            return new
         deal.redeal_reason = "armut_refused"
         deal.redeal_by = seat
         deal.end("redeal")
@@ -141,7 +160,7 @@ def check_exchange(deal: DealState, call: Call, seat: int) -> None:
                 seat=seat,
                 action=call,
             )
-    else:
+    elif deal.options.armut_return == "plain_first":
         trumps = sum(1 for c in cards if suit_of[c] == 4)
         plain_in_hand = sum(1 for c in deal.hands[seat] if suit_of[c] != 4)
         if trumps > max(0, 3 - plain_in_hand):

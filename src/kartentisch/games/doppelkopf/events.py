@@ -63,7 +63,9 @@ class Redeal(Event):
 
 @dataclass(frozen=True, slots=True)
 class ArmutOffered(Event):
-    """ "X Trumpf nach oben/unten": ``direction`` is ``up`` (with an Alte) or ``down``."""
+    """ "X Trumpf nach oben/unten": ``direction`` is ``up`` (with an Alte) or ``down``;
+    ``round`` when the players are asked in turn (option ``armut_ask``), ``partner``
+    the first asked."""
 
     type: ClassVar[str] = "armut_offered"
     seat: int

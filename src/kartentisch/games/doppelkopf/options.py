@@ -50,6 +50,9 @@ SoloStyle = Literal["literal", "ddv"]
 SoloPriority = Literal["rank", "ddv"]
 HochzeitRule = Literal["choice", "first_trick"]
 HochzeitAlone = Literal["solo", "redeal"]
+ArmutAsk = Literal["sheet", "in_turn"]
+ArmutRefused = Literal["redeal", "play"]
+ArmutReturn = Literal["plain_first", "any"]
 Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
@@ -155,6 +158,9 @@ SCHEMA: Final = OptionSchema(
         Option("armut", "flag", group="armut"),
         # The poor player gives three cards holding all his trumps (seed 003).
         Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
+        Option("armut_ask", "choice", choices=("sheet", "in_turn"), group="armut"),
+        Option("armut_refused", "choice", choices=("redeal", "play"), group="armut"),
+        Option("armut_return", "choice", choices=("plain_first", "any"), group="armut"),
         Option("kings_redeal", "whole", low=0, high=8, group="schmeissen"),
         Option("nines_redeal", "whole", low=0, high=8, group="schmeissen"),
         Option("nines_kings_redeal", "whole", low=0, high=12, group="schmeissen"),
@@ -236,6 +242,13 @@ class DoppelkopfOptions:
     solo; off, he must declare the Hochzeit (or a solo).
     ``armut``: mangelnder Trumpf may be declared with at most
     ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
+    ``armut_ask``: who is asked to take it: as the sheet says (the other Alte's
+    holder, else a player without one) or ``in_turn`` (each player from the poor
+    player's left until one accepts; the two are Re). ``armut_refused``: when
+    nobody takes it the cards are dealt again (``redeal``) or the hands are
+    played as dealt, a normal game (``play``). ``armut_return``: the partner
+    returns trumps only when he lacks other cards (``plain_first``, the sheet)
+    or any three cards (``any``).
     ``kings_redeal``: a hand with at least this many kings may ask for a redeal
     (0: never); the other reasons to throw in (Schmeißen), each 0 or off for
     never: ``nines_redeal`` (at least this many nines), ``nines_kings_redeal``
@@ -297,6 +310,9 @@ class DoppelkopfOptions:
     stille_hochzeit: bool = True
     armut: bool = True
     armut_max_trumps: int = 3
+    armut_ask: ArmutAsk = "sheet"
+    armut_refused: ArmutRefused = "redeal"
+    armut_return: ArmutReturn = "plain_first"
     kings_redeal: int = 5
     nines_redeal: int = 0
     nines_kings_redeal: int = 0

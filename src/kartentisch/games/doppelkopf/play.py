@@ -89,10 +89,17 @@ def start_play(deal: DealState) -> list[Event]:
     elif deal.armut_by is not None:
         deal.game_type = "armut"
         # Natural partners: the Alten holders are Re; a Hochzeit asked takes the poor one in.
-        initial = [s for s in deal.playing for c in deal.initial_hands[s] if c == QUEEN_OF_CLUBS]
-        re = set(initial)
-        if len(re) == 1:
-            re.add(deal.armut_by)
+        if deal.options.armut_ask == "in_turn":
+            # Asked in turn: the poor player and the one who took it are Re.
+            assert deal.armut_partner is not None
+            re = {deal.armut_by, deal.armut_partner}
+        else:
+            initial = [
+                s for s in deal.playing for c in deal.initial_hands[s] if c == QUEEN_OF_CLUBS
+            ]
+            re = set(initial)
+            if len(re) == 1:
+                re.add(deal.armut_by)
         deal.re_party = frozenset(re)
     elif deal.hochzeit_by is not None:
         deal.game_type = "hochzeit"

@@ -149,6 +149,8 @@ class DealState(GameState[Action]):
         self.soloist: int | None = None
         self.pflicht = False
         self.armut_partner: int | None = None
+        #: Option ``armut_ask = "in_turn"``: the seats still to be asked after the one asked.
+        self.armut_asking: list[int] = []
         self.armut_direction = ""
         self.armut_trumps = 0
         self.armut_returned_trumps = 0

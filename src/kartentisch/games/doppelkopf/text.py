@@ -125,7 +125,7 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
     if deal.declarations and not spoken:
         lines.append("  " + dk(lang, "all_pass"))
     if deal.armut_partner is not None and deal.armut_by is not None:
-        key = "armut_offer_up" if deal.armut_direction == "up" else "armut_offer_down"
+        key = f"armut_offer_{deal.armut_direction}"
         lines.append(
             "  "
             + dk(

@@ -155,7 +155,7 @@ function eventLines(message, e) {
     case "redeal":
       return [{ text: t(`dk.redeal.${e.reason}`, { name }), kind: "end" }];
     case "armut_offered":
-      return [{ text: t(e.direction === "up" ? "log.armut_up" : "log.armut_down", { name, n: e.trumps }), kind: "call" }];
+      return [{ text: t(`log.armut_${e.direction}`, { name, n: e.trumps }), kind: "call" }];
     case "armut_cards_passed":
       return [{ text: t(e.kind === "give" ? "log.armut_give" : "log.armut_return", { name, to: nameOf(message, e.to), trumps: e.trumps }), kind: "call" }];
     case "play_started":

@@ -156,7 +156,7 @@ function gameLine(view, table) {
   }
   if (view.armut) {
     const a = view.armut;
-    const key = a.direction === "up" ? "dk.armut_up" : "dk.armut_down";
+    const key = `dk.armut_${a.direction}`;
     parts.push(t(key, { name: nameOf(view, table, a.seat), n: a.trumps, partner: a.partner === null ? "—" : nameOf(view, table, a.partner) }));
   }
   if (view.scharfe.aces !== null) parts.push(t("dk.scharfe_by", { what: t("dk.scharfe.aces"), name: nameOf(view, table, view.scharfe.aces) }));
