@@ -55,18 +55,22 @@ def play_randomly(table: Table, rng: random.Random) -> list[int]:
 
 
 def test_documented_action_ids() -> None:
-    assert SLOBBERHANNES_ACTIONS == 32 and DOPPELKOPF_ACTIONS == 63
+    assert SLOBBERHANNES_ACTIONS == 32 and DOPPELKOPF_ACTIONS == 73
     assert SLOBBERHANNES_CARDS[0] == Card("AC") and SLOBBERHANNES_CARDS[2] == Card("QC")
     assert SLOBBERHANNES_CARDS[31] == Card("7D")
     assert len(DOPPELKOPF_CARDS) == 24 and DOPPELKOPF_CARDS[:6] == tuple(
         Card(c) for c in ("AC", "KC", "QC", "JC", "10C", "9C")
     )
-    assert len(DOPPELKOPF_WORDS) == 39 and len(set(DOPPELKOPF_WORDS)) == 39
+    assert len(DOPPELKOPF_WORDS) == 49 and len(set(DOPPELKOPF_WORDS)) == 49
     assert doppelkopf_action_id(Card("QC")) == 2
     assert doppelkopf_action_id(Call("pass")) == 24
     assert doppelkopf_action_id(Call("re")) == 57
     assert doppelkopf_action_id(Call("schwarz")) == 62
     assert doppelkopf_action_id(Call("take_back")) is None
+    # The solo kinds added later follow the words; the ids before them stayed.
+    assert doppelkopf_action_id(Call("solo", "fleischlos", True)) == 56
+    assert doppelkopf_action_id(Call("solo", "kings")) == 63
+    assert doppelkopf_action_id(Call("solo", "koehler", True)) == 72
     assert doppelkopf_action_name(doppelkopf_action_id(Call("solo", "queens", True)) or 0) == (
         "solo queens ouvert"
     )
@@ -77,7 +81,7 @@ def test_layouts() -> None:
     assert layout.size == 313 == layout.high().size
     assert [b.name for b in layout.blocks][:3] == ["hand", "trick", "played"]
     assert layout.offsets["trick"] == 32 and layout.block("trick").shape == (4, 32)
-    assert doppelkopf_layout(4, 10).size == 585
+    assert doppelkopf_layout(4, 10).size == 630
     assert doppelkopf_layout(5, 12).size > doppelkopf_layout(4, 12).size
     assert "| `hand` |" in layout.describe()
 

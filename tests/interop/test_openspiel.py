@@ -58,7 +58,7 @@ def test_registered_and_loadable_by_name() -> None:
     assert game.max_chance_outcomes() == 32 and game.max_game_length() == 32
     assert game.observation_tensor_size() == 313
     game = pyspiel.load_game("python_kartentisch_doppelkopf(preset=ddv)")
-    assert game.num_distinct_actions() == 63 and game.max_chance_outcomes() == 24
+    assert game.num_distinct_actions() == 73 and game.max_chance_outcomes() == 24
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

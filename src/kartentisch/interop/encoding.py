@@ -10,9 +10,9 @@ action space, per-seat observation arrays and the deal's scores.
   :data:`SLOBBERHANNES_CARDS` order (♣ ♠ ♥ ♦, each A K Q J 10 9 8 7: id 0 is
   A♣, id 2 is Q♣, id 31 is 7♦). With 3, 5, 6 or 7 players the cards taken out
   of the deck are simply never legal.
-* Doppelkopf — 63 ids: 0–23 one per distinct card (♣ ♠ ♥ ♦, each A K Q J 10
+* Doppelkopf — 73 ids: 0–23 one per distinct card (♣ ♠ ♥ ♦, each A K Q J 10
   9, :data:`DOPPELKOPF_CARDS`; the two copies of a card share its id, and
-  the nines are never legal without the ``nines`` option), then 24–62 the
+  the nines are never legal without the ``nines`` option), then 24–72 the
   words of :data:`DOPPELKOPF_WORDS` (declarations, the Armut answer,
   announcements). The Armut exchange (``give``/``return`` three cards) is
   made card by card: in those phases the card ids pick the three cards in
@@ -99,7 +99,9 @@ SLOBBERHANNES_ACTIONS: Final = len(SLOBBERHANNES_CARDS)
 #: Doppelkopf card ids 0–23: the distinct cards with the nines, ♣ ♠ ♥ ♦ and A K Q J 10 9.
 DOPPELKOPF_CARDS: Final[tuple[Card, ...]] = tuple(dict.fromkeys(doppelkopf_deck(nines=True)))
 _DOKO_ID: Final[Mapping[Card, int]] = {c: i for i, c in enumerate(DOPPELKOPF_CARDS)}
-#: Doppelkopf word ids 24–62, in this order.
+#: The solo kinds the encoding had at first (ids 37–56); later kinds follow the words.
+_FIRST_SOLI: Final = 10
+#: Doppelkopf word ids 24–72, in this order.
 DOPPELKOPF_WORDS: Final[tuple[Call, ...]] = (
     Call("pass"),
     Call("vorbehalt"),
@@ -112,8 +114,10 @@ DOPPELKOPF_WORDS: Final[tuple[Call, ...]] = (
     Call("armut"),
     Call("accept"),
     Call("refuse"),
-    *(Call("solo", kind, ouvert) for kind in ALL_SOLI for ouvert in (False, True)),
+    *(Call("solo", kind, ouvert) for kind in ALL_SOLI[:_FIRST_SOLI] for ouvert in (False, True)),
     *(Call(word) for word in ANNOUNCEMENTS),
+    # Solo kinds added later come after the words, so that no id changes.
+    *(Call("solo", kind, ouvert) for kind in ALL_SOLI[_FIRST_SOLI:] for ouvert in (False, True)),
 )
 _WORD_ID: Final[Mapping[Call, int]] = {
     w: len(DOPPELKOPF_CARDS) + i for i, w in enumerate(DOPPELKOPF_WORDS)
@@ -238,7 +242,7 @@ def doppelkopf_layout(players: int, hand_size: int) -> Layout:
     """The observation layout of a Doppelkopf table of ``players`` (``n``, 4 or 5).
 
     >>> doppelkopf_layout(4, 10).size
-    585
+    630
     """
     n = players
     cards = len(DOPPELKOPF_CARDS)
@@ -545,7 +549,7 @@ def _slobberhannes_seats(deal: SlobberhannesDeal) -> list[tuple[int, int]]:
 
 
 class DoppelkopfTable(Table):
-    """A Doppelkopf deal over the 63 ids; scores are the sheet's points of the deal.
+    """A Doppelkopf deal over the 73 ids; scores are the sheet's points of the deal.
 
     In the Armut exchange the seat to move picks its three cards one id at a
     time, in ascending id order; :attr:`selection` holds the picks so far.

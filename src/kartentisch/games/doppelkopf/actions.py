@@ -13,7 +13,10 @@ German aliases:
 Traceback (most recent call last):
 ...
 kartentisch.errors.NotationError: unknown solo kind 'chess': use trump, queens, jacks, clubs, \
-spades, hearts, diamonds, no_trump, null, fleischlos
+spades, hearts, diamonds, no_trump, null, fleischlos, kings, queens_jacks, kings_queens, \
+kings_jacks, koehler
+>>> parse_action("Solo Damen-Buben"), parse_action("solo könige")
+(Call('solo queens_jacks'), Call('solo kings'))
 """
 
 from __future__ import annotations
@@ -183,6 +186,17 @@ _SOLO_ALIASES: Final[dict[str, str]] = {
     "ohne_trumpf": "no_trump",
     "notrump": "no_trump",
     "nullsolo": "null",
+    "koenige": "kings",
+    "könige": "kings",
+    "koenigssolo": "kings",
+    "königssolo": "kings",
+    "damen_buben": "queens_jacks",
+    "damenbuben": "queens_jacks",
+    "koenige_damen": "kings_queens",
+    "könige_damen": "kings_queens",
+    "koenige_buben": "kings_jacks",
+    "könige_buben": "kings_jacks",
+    "köhler": "koehler",
     "fleischloser": "fleischlos",
     "meatless": "fleischlos",
 }

@@ -49,8 +49,28 @@ _FOX: Final = Card("AD")
 _PASS: Final = Call("pass")
 _VORBEHALT: Final = Call("vorbehalt")
 _REDEAL: Final = Call("redeal")
+#: The sheet's order of the soli, highest first (seed 003 § Soli); the kinds the sheet
+#: does not have stand by their trumps (**Decision**, docs/rules/doppelkopf.md): the
+#: combined picture soli below the Trumpfsolo, the kings solo below the jacks solo,
+#: the Fleischlose with the solo without trumps.
+SOLO_RANKING: Final = (
+    "trump",
+    "koehler",
+    "queens_jacks",
+    "kings_queens",
+    "kings_jacks",
+    "queens",
+    "jacks",
+    "kings",
+    "clubs",
+    "spades",
+    "hearts",
+    "diamonds",
+    "no_trump",
+    "null",
+)
 _SOLO_RANK: Final = {
-    kind: -ALL_SOLI.index("no_trump" if kind == "fleischlos" else kind) for kind in ALL_SOLI
+    kind: -SOLO_RANKING.index("no_trump" if kind == "fleischlos" else kind) for kind in ALL_SOLI
 }
 _ROUND_NAMES: Final = {
     "scharfe": "Scharfe",

@@ -96,6 +96,13 @@ SOLO_GAME_TYPES: Final = (
     "no_trump",
     "null",
     "fleischlos",
+    # Combined picture soli and the kings solo (FreeDoko's list), after the others
+    # so that the ids of the kinds before them stay as they were.
+    "kings",
+    "queens_jacks",
+    "kings_queens",
+    "kings_jacks",
+    "koehler",
 )
 GAME_TYPES: Final = NORMAL_GAME_TYPES + SOLO_GAME_TYPES
 EXTRA_NAMES: Final = (

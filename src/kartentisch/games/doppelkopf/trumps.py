@@ -65,6 +65,18 @@ AUGEN: Final = tuple(
 _DULLE: Final = Card("10H")
 _QUEENS: Final = tuple(Card.of(Rank.QUEEN, s) for s in Suit)
 _JACKS: Final = tuple(Card.of(Rank.JACK, s) for s in Suit)
+_KINGS: Final = tuple(Card.of(Rank.KING, s) for s in Suit)
+#: The picture soli: their trumps, highest first, each rank ♣ ♠ ♥ ♦ (FreeDoko's
+#: order for the combined ones: kings above queens above jacks).
+_PICTURE_SOLI: Final[dict[str, tuple[Card, ...]]] = {
+    "queens": _QUEENS,
+    "jacks": _JACKS,
+    "kings": _KINGS,
+    "queens_jacks": _QUEENS + _JACKS,
+    "kings_queens": _KINGS + _QUEENS,
+    "kings_jacks": _KINGS + _JACKS,
+    "koehler": _KINGS + _QUEENS + _JACKS,
+}
 
 
 #: The pigs, highest first: both ♦9 (or ♦K), both ♦10, both ♦A in one hand.
@@ -177,10 +189,8 @@ def trump_cards(
             top.append(Card("KH"))
         tail = [c for c in _suit_part(suit, low) if c not in top]
         return (*top, *_QUEENS, *_JACKS, *tail)
-    if game_type == "queens":
-        return _QUEENS
-    if game_type == "jacks":
-        return _JACKS
+    if game_type in _PICTURE_SOLI:
+        return _PICTURE_SOLI[game_type]
     if game_type in _SUIT_SOLI:
         ranks = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
         return _suit_part(_SUIT_SOLI[game_type], ranks + ((Rank.NINE,) if nines else ()))
