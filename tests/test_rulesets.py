@@ -90,6 +90,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "bock_triggers": "bock",
         "bock_rounds": "bock",
         "bock_stacking": "bock",
+        "bock_factor": "bock",
         "scoring": "counting",
         "counting": "counting",
         "solo_factor": "counting",

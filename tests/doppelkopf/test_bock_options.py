@@ -1,5 +1,5 @@
 """Bock options: what starts Bock games (``bock_triggers``), how many (``bock_rounds``)
-and how overlapping ones count (``bock_stacking``)."""
+and how overlapping ones count (``bock_stacking``, ``bock_factor``)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,27 @@ def test_stacked_boecke_multiply_and_appended_ones_wait() -> None:
     assert [row.multiplier for row in appended.rows] == [1, 2] + [2] * 7
 
 
+def test_the_bock_factor() -> None:
+    sheet = ScoreSheet(NAMES, bock_factor=3)
+    sheet.record_points((10, 0, 10, 0), bock_trigger=True)
+    assert sheet.current_multiplier == 3
+    sheet.record_points((20, 0, 20, 0), bock_trigger=True)
+    assert sheet.bock_schedule() == (9, 9, 9, 3)
+    appended = ScoreSheet(NAMES, bock_factor=3, bock_stacking="append")
+    appended.record_points((10, 0, 10, 0), bock_trigger=True)
+    appended.record_points((10, 0, 10, 0), bock_trigger=True)
+    assert appended.bock_schedule() == (3,) * 7
+    # The sheet keeps its Bock settings through its record.
+    again = ScoreSheet.from_dict(appended.to_dict())
+    assert again.bock_schedule() == (3,) * 7 and again.to_dict() == appended.to_dict()
+    with pytest.raises(SheetError, match="2 to 4"):
+        ScoreSheet(NAMES, bock_factor=5)
+    # A session takes it from its options, and the game's value follows.
+    match = DoppelkopfMatch(DoppelkopfOptions(bock_factor=3), first_dealer=3, start=False)
+    match.sheet.record_points((10, 0, 10, 0), bock_trigger=True)
+    assert match.sheet.current_multiplier == 3
+
+
 def test_bock_rounds() -> None:
     sheet = ScoreSheet(NAMES, bock_rounds=2)
     sheet.record_points((10, 0, 10, 0), bock_trigger=True)
@@ -49,6 +70,14 @@ def test_bock_rounds() -> None:
     assert five.pending_bocks == (15,)
     with pytest.raises(SheetError, match="Bock rounds"):
         ScoreSheet(NAMES, bock_rounds=0)
+
+
+def test_a_sheet_with_bock_rounds_reads_back() -> None:
+    sheet = ScoreSheet(NAMES, bock_rounds=2)
+    sheet.record_points((10, 0, 10, 0), bock_trigger=True)
+    sheet.record_points((20, 0, 20, 0))
+    again = ScoreSheet.from_dict(sheet.to_dict())
+    assert again.pending_bocks == (7,) and again.totals == sheet.totals
 
 
 def test_a_session_takes_its_bock_options() -> None:

@@ -97,6 +97,7 @@ class DoppelkopfMatch:
             bock_rounds=options.bock_rounds,
             bock_stacking=options.bock_stacking,
             counting=options.counting,
+            bock_factor=options.bock_factor,
         )
         self.history: list[DoppelkopfDeal | Misdeal] = []
         self.cuts: list[int | None] = []

@@ -189,6 +189,7 @@ SCHEMA: Final = OptionSchema(
         Option("bock_triggers", "kinds", choices=BOCK_TRIGGERS, code="choice", group="bock"),
         Option("bock_rounds", "whole", low=1, high=4, group="bock"),
         Option("bock_stacking", "choice", choices=("stack", "append"), group="bock"),
+        Option("bock_factor", "whole", low=2, high=4, group="bock"),
     ),
     groups=GROUPS,
 )
@@ -290,7 +291,8 @@ class DoppelkopfOptions:
     ``bock_rounds``: each trigger brings this many rounds of Bock games (one game
     per player at the table each). ``bock_stacking``: ``stack`` (streams that
     overlap multiply: Doppelbock ×4) or ``append`` (a new stream waits until the
-    ones before it are played; every Bock game ×2).
+    ones before it are played; every Bock game ×2). ``bock_factor``: what one Bock
+    multiplies by (2 to 4; the sheet's ×2).
     """
 
     preset: str = "house"
@@ -341,6 +343,7 @@ class DoppelkopfOptions:
     bock_triggers: tuple[str, ...] = HOUSE_BOCK_TRIGGERS
     bock_rounds: int = 1
     bock_stacking: BockStacking = "stack"
+    bock_factor: int = 2
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:

@@ -102,6 +102,7 @@ class ScoreSheet:
         bock_rounds: int = 1,
         bock_stacking: Literal["stack", "append"] = "stack",
         counting: Counting = "scoring",
+        bock_factor: int = 2,
     ) -> None:
         names = tuple(players)
         if len(names) not in (4, 5):
@@ -127,6 +128,9 @@ class ScoreSheet:
             raise SheetError(f"Bock rounds must be 1 to 4, not {bock_rounds!r}")
         if bock_stacking not in ("stack", "append"):
             raise SheetError(f"Böcke stack or append, not {bock_stacking!r}")
+        if type(bock_factor) is not int or not 2 <= bock_factor <= 4:
+            raise SheetError(f"a Bock game multiplies by 2 to 4, not {bock_factor!r}")
+        self._factor = bock_factor
         self._bock_rounds = bock_rounds
         self._stacking = bock_stacking
         self._players = names
@@ -198,11 +202,11 @@ class ScoreSheet:
 
     @property
     def current_multiplier(self) -> int:
-        """The Bock multiplier of the next game: 2 ** active Bock streams (appended
-        Böcke: 2 while any is left)."""
+        """The Bock multiplier of the next game: factor ** active Bock streams (appended
+        Böcke: the factor while any is left); the factor is 2 unless set."""
         if self._stacking == "append":
-            return 2 if self._bocks else 1
-        return 1 << len(self._bocks)
+            return self._factor if self._bocks else 1
+        return int(self._factor ** len(self._bocks))
 
     @property
     def pending_bocks(self) -> tuple[int, ...]:
@@ -218,9 +222,9 @@ class ScoreSheet:
         (4, 4, 2, 2)
         """
         if self._stacking == "append":
-            return (2,) * sum(self._bocks)
+            return (self._factor,) * sum(self._bocks)
         return tuple(
-            1 << sum(1 for left in self._bocks if left > k)
+            self._factor ** sum(1 for left in self._bocks if left > k)
             for k in range(max(self._bocks, default=0))
         )
 
@@ -353,6 +357,9 @@ class ScoreSheet:
             "players": list(self._players),
             "rules": self._rules,
             **({"counting": self._counting} if self._counting != "scoring" else {}),
+            **({"bock_rounds": self._bock_rounds} if self._bock_rounds != 1 else {}),
+            **({"bock_stacking": self._stacking} if self._stacking != "stack" else {}),
+            **({"bock_factor": self._factor} if self._factor != 2 else {}),
             "bock": self._bock,
             "dealer": self._dealer,
             "failed_deals": self._failed,
@@ -373,7 +380,15 @@ class ScoreSheet:
         bock = _field(data, "bock", bool)
         counting = data.get("counting", "scoring")
         try:
-            sheet = cls(players, rules, bock=bock, counting=counting)
+            sheet = cls(
+                players,
+                rules,
+                bock=bock,
+                counting=counting,
+                bock_rounds=data.get("bock_rounds", 1),
+                bock_stacking=data.get("bock_stacking", "stack"),
+                bock_factor=data.get("bock_factor", 2),
+            )
         except SheetError as exc:
             raise RecordError(f"score sheet: {exc}") from None
         n = sheet.size
@@ -384,8 +399,9 @@ class ScoreSheet:
             raise RecordError(f'"dealer" must be a seat from 0 to {n - 1}')
         if not 0 <= failed < FAILED_DEALS_LIMIT:
             raise RecordError(f'"failed_deals" must be 0 to {FAILED_DEALS_LIMIT - 1}')
-        if not all(type(b) is int and 1 <= b <= n for b in bocks):
-            raise RecordError(f'"bocks" must list Bock games left per stream, each 1 to {n}')
+        most = n * sheet._bock_rounds
+        if not all(type(b) is int and 1 <= b <= most for b in bocks):
+            raise RecordError(f'"bocks" must list Bock games left per stream, each 1 to {most}')
         if bocks and not sheet.bock:
             raise RecordError('"bocks" must be empty on a sheet without Böcke')
         totals = [0] * n
@@ -408,10 +424,10 @@ class ScoreSheet:
                 raise RecordError(f'{where}: "dealer" must be a seat from 0 to {n - 1}')
             if len(pts) != n or not all(type(p) is int for p in pts):
                 raise RecordError(f'{where}: "points" must list {n} whole numbers')
-            if mult < 1 or mult & (mult - 1):
-                raise RecordError(f'{where}: "multiplier" must be a power of two')
-            if added not in (0, n):
-                raise RecordError(f'{where}: "bocks_added" must be 0 or {n}')
+            if not _is_power(mult, sheet._factor):
+                raise RecordError(f'{where}: "multiplier" must be a power of {sheet._factor}')
+            if added not in (0, n * sheet._bock_rounds):
+                raise RecordError(f'{where}: "bocks_added" must be 0 or {n * sheet._bock_rounds}')
             totals = [t + p for t, p in zip(totals, pts, strict=True)]
             if "totals" in raw and list(raw["totals"]) != totals:
                 raise RecordError(f'{where}: "totals" do not add up to the points so far')
@@ -435,3 +451,10 @@ def _field(data: Mapping[str, Any], name: str, kind: type, where: str = "score s
     if not isinstance(value, kind):
         raise RecordError(f'{where}: field "{name}" must be {kind.__name__}')
     return value
+
+
+def _is_power(m: int, base: int) -> bool:
+    """Whether ``m`` is ``base`` to a whole power (1 included)."""
+    while m > 1 and m % base == 0:
+        m //= base
+    return m == 1
