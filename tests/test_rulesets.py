@@ -356,7 +356,7 @@ def test_documents_read_back_as_written(
 # -- the examples ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["house", "ddv"])
+@pytest.mark.parametrize("preset", ["house", "ddv", "freedoko"])
 def test_the_preset_examples_are_the_presets_written_out(preset: str) -> None:
     path = EXAMPLES / f"{preset}.toml"
     rules = load_rules(path)
@@ -399,7 +399,7 @@ def test_the_schema_lists_every_option_with_its_values_in_each_preset() -> None:
         "nullable": False,
         "min": 0,
         "max": 8,
-        "presets": {"house": 5, "ddv": 0},
+        "presets": {"house": 5, "ddv": 0, "freedoko": 0},
     }
     assert by_name["soli"]["choices"][:3] == ["trump", "queens", "jacks"]
     assert by_name["soli"]["presets"]["ddv"] == list(PRESETS["ddv"]["soli"])
@@ -446,7 +446,7 @@ def test_texts_fall_back_to_the_lobby_label_and_then_the_name(
     assert value_text("doppelkopf", "kings_redeal", 5, "de") == "5"
     texts = rules_texts("doppelkopf", "de")
     assert texts["groups"]["deck"] == "Karten" and texts["groups"]["soli"] == "soli"
-    assert texts["presets"] == {"house": "Hausregeln", "ddv": "ddv"}
+    assert texts["presets"] == {"house": "Hausregeln", "ddv": "ddv", "freedoko": "freedoko"}
     assert texts["options"]["nines"] == {
         "title": "Neunen",
         "help": "Mit den Neunen: 48 Karten.",

@@ -108,7 +108,7 @@ def _rule_set(preset: str, values: dict[str, object]) -> DoppelkopfOptions:
 
 #: Random rule sets: a preset and any of its options changed to any allowed value.
 RULE_SETS = st.tuples(
-    st.sampled_from(["house", "ddv"]),
+    st.sampled_from(["house", "ddv", "freedoko"]),
     st.fixed_dictionaries({}, optional={o.name: option_values(o) for o in SCHEMA.options}),
 ).map(lambda drawn: _rule_set(*drawn))
 

@@ -36,7 +36,7 @@ PRESETS: dict[str, DoppelkopfOptions] = {
     f"{preset} {players}{' table' if table else ''}": DoppelkopfOptions.preset_named(
         preset, players=players, table_mode=table
     )
-    for preset in ("house", "ddv")
+    for preset in ("house", "ddv", "freedoko")
     for players in (4, 5)
     for table in (False, True)
 }
@@ -251,7 +251,7 @@ def _exchange_attempts(deal: DoppelkopfDeal, mover: int, hand: tuple[Card, ...])
                 rules("armut_all_trumps"),
             )
         )
-    if word == "return" and trumps and len(plain) >= 3:
+    if word == "return" and trumps and len(plain) >= 3 and deal.options.armut_return != "any":
         cards = (trumps[0], *plain[:2])
         out.append(
             Attempt("wrong_exchange", Call(word, cards=cards), None, rules("armut_return_plain"))

@@ -294,7 +294,7 @@ def test_options_follow_the_seats_and_the_presets() -> None:
             KIND.normalize_options(bad, seats=5)
     description = KIND.describe()
     assert (description["min_seats"], description["max_seats"]) == (4, 5)
-    assert set(description["presets"]) == {"house", "ddv"}
+    assert set(description["presets"]) == {"house", "ddv", "freedoko"}
     assert description["bot_levels"] == list(LEVELS["doppelkopf"])
     assert description["bot_levels"][:2] == ["random", "heuristic"]
     json.dumps(description)

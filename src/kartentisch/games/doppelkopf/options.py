@@ -82,6 +82,33 @@ HOUSE_SOLI: Final = (
 #: TSR: Damen-, Buben-, Farbsoli (♦ = the normal trump order) and the Fleischlose.
 DDV_SOLI: Final = ("queens", "jacks", "clubs", "spades", "hearts", "diamonds", "fleischlos")
 
+#: FreeDoko: the picture soli (combined ones too), the suit soli with the normal trumps
+#: (the ♦ solo is the normal order) and the Fleischlose; no Trumpf- or Nullsolo.
+FREEDOKO_SOLI: Final = (
+    "queens",
+    "jacks",
+    "clubs",
+    "spades",
+    "hearts",
+    "diamonds",
+    "fleischlos",
+    "kings",
+    "queens_jacks",
+    "kings_queens",
+    "kings_jacks",
+    "koehler",
+)
+#: FreeDoko's extra points: Fuchs gefangen, Fuchs im letzten Stich, Karlchen, Karlchen
+#: gefangen, Doppelkopf, and Kontra's win against the Alten.
+FREEDOKO_SONDERPUNKTE: Final = (
+    "fuchs_gefangen",
+    "fuchs_letzter_stich",
+    "karlchen",
+    "karlchen_gefangen",
+    "doppelkopf",
+    "gegen_die_alten",
+)
+
 #: Named option sets. A record's options may name a preset and override fields.
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "house": {},
@@ -102,6 +129,32 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "announcement_value": "add",
         "rot_geht_rum": "off",
         "sonderpunkte": DDV_SONDERPUNKTE,
+        "bock": False,
+    },
+    # FreeDoko's built-in rules (its source's Rule::reset_to_hardcoded, 0.7 series), on
+    # these options; docs/rules/doppelkopf.md, "The FreeDoko preset", lists each rule
+    # and what has no counterpart here.
+    "freedoko": {
+        "nines": True,
+        "dulle_order": "second",
+        "schweinchen": "announced",
+        "schweinchen_solo": True,
+        "scoring": "ddv",
+        "counting": "winners",
+        "scharfe": False,
+        "soli": FREEDOKO_SOLI,
+        "ouvert": False,
+        "solo_style": "ddv",
+        "solo_priority": "ddv",
+        "lustsolo_lead": "soloist",
+        "hochzeit_tricks": 12,
+        "armut_ask": "in_turn",
+        "armut_return": "any",
+        "kings_redeal": 0,
+        "nines_redeal": 5,
+        "announcements": "ddv",
+        "rot_geht_rum": "off",
+        "sonderpunkte": FREEDOKO_SONDERPUNKTE,
         "bock": False,
     },
 }
