@@ -86,6 +86,8 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "hochzeit_shift": "announcements",
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",
+        "solo_sonderpunkte": "extras",
+        "hochzeit_sonderpunkte": "extras",
         "bock": "bock",
         "bock_triggers": "bock",
         "bock_rounds": "bock",

@@ -456,13 +456,21 @@ def _house_solo(f: _Facts) -> list[Line]:
     out: list[Line] = []
     out.append(_offended(f, winner) if f.offending is not None else _solo_win(f, winner))
     key = "explain.solo.won" if winner == "re" else "explain.solo.lost"
+    # Extra points (option solo_sonderpunkte): 10 each to the soloist's figure.
+    net = 10 * (
+        sum(1 for e in score.extras if e.party == "re")
+        - sum(1 for e in score.extras if e.party == "kontra")
+    )
     if facts.doubling:
         said, _ = _announcement_lines(f, skip_solo_re=True)
-        game = score.base
+        game = score.base - net
     else:
         said, added = _added_lines(f, winner, 10, skip_solo_re=True)
-        game = score.base - added if score.base > 0 else score.base + added
+        with_extras = score.base - net
+        game = with_extras - added if with_extras > 0 else with_extras + added
     out.append(_line(key, game=_tx(f"dk.game.{facts.game_type}"), points=game))
+    for e in score.extras:
+        out.append(_extra_line(e.name, e.trick, e.party, 10))
     if facts.ouvert:
         out.append(_line("explain.ouvert", factor=2))
     out += said

@@ -51,6 +51,7 @@ SoloPriority = Literal["rank", "ddv"]
 HochzeitRule = Literal["choice", "first_trick"]
 HochzeitAlone = Literal["solo", "redeal"]
 ArmutAsk = Literal["sheet", "in_turn"]
+HochzeitExtras = Literal["all", "after_found"]
 ArmutRefused = Literal["redeal", "play"]
 ArmutReturn = Literal["plain_first", "any"]
 Timing = Literal["ten_cards", "ddv"]
@@ -238,6 +239,8 @@ SCHEMA: Final = OptionSchema(
         Option("table_mode", "flag", group="table"),
         Option("rot_geht_rum", "choice", choices=("extra_point", "bock", "off"), group="extras"),
         Option("sonderpunkte", "kinds", choices=SONDERPUNKTE, code="choice", group="extras"),
+        Option("solo_sonderpunkte", "flag", group="extras"),
+        Option("hochzeit_sonderpunkte", "choice", choices=("all", "after_found"), group="extras"),
         Option("bock", "flag", group="bock"),
         Option("bock_triggers", "kinds", choices=BOCK_TRIGGERS, code="choice", group="bock"),
         Option("bock_rounds", "whole", low=1, high=4, group="bock"),
@@ -338,6 +341,10 @@ class DoppelkopfOptions:
     trick), ``karlchen`` (the ♣J wins the last trick), ``karlchen_gefangen`` (a
     ♣J of the other party is won in the last trick), ``doppelkopf`` (a trick of
     40 Augen or more), ``dulle_gefangen`` and ``gegen_die_alten`` (Kontra wins).
+    ``solo_sonderpunkte``: they count in a solo too (not in a Nullsolo; the sheet
+    and the TSR have none in a solo). ``hochzeit_sonderpunkte``: in a Hochzeit
+    those of every trick count (``all``) or only those from the trick that found
+    the partner on (``after_found``).
     ``bock``: Bock games are played (the session's multiplier; house scoring).
     ``bock_triggers``: what starts them: ``lost_announcement`` (lost or missed),
     ``lost_solo``, ``tie`` (120:120), ``schwarz`` (a party without a trick).
@@ -392,6 +399,8 @@ class DoppelkopfOptions:
     table_mode: bool = False
     rot_geht_rum: RotGehtRum = "extra_point"
     sonderpunkte: tuple[str, ...] = HOUSE_SONDERPUNKTE
+    solo_sonderpunkte: bool = False
+    hochzeit_sonderpunkte: HochzeitExtras = "all"
     bock: bool = True
     bock_triggers: tuple[str, ...] = HOUSE_BOCK_TRIGGERS
     bock_rounds: int = 1

@@ -355,6 +355,9 @@ def game_facts(deal: DealState) -> GameFacts:
         schweinchen=any(kind == "schweinchen" for _, kind in deal.pigs),
         counting=deal.options.counting,
         solo_factor=deal.options.solo_factor,
+        solo_extras=deal.options.solo_sonderpunkte,
+        hochzeit_trick=deal.hochzeit_trick if deal.hochzeit_partner is not None else None,
+        hochzeit_extras=deal.options.hochzeit_sonderpunkte,
     )
 
 

@@ -245,6 +245,12 @@ class GameFacts:
     #: Winners-only and losers-pay counting: the soloist's figure in units of one
     #: opponent's (option ``solo_factor``; zero-sum counting always takes 3).
     solo_factor: int = 3
+    #: Extra points in a solo too (option ``solo_sonderpunkte``; never in a Nullsolo).
+    solo_extras: bool = False
+    #: A Hochzeit: the trick that found the partner (None: none, or not a Hochzeit),
+    #: and whether the extra points of the tricks before it count (``all``) or not.
+    hochzeit_trick: int | None = None
+    hochzeit_extras: Literal["all", "after_found"] = "all"
 
     @property
     def counted_bock_triggers(self) -> frozenset[str]:
@@ -564,9 +570,11 @@ def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
     f = g.facts
     out: list[ExtraPoint] = []
     red_tricks = 0
-    if f.solo:
+    if f.solo and (not f.solo_extras or f.game_type == "null"):
         return out, 0
     house = g.house
+    # A Hochzeit decided late: only the tricks from the deciding one on (option).
+    first = f.hochzeit_trick if f.hochzeit_extras == "after_found" and f.hochzeit_trick else 1
     counted = f.counted_extras
     fox = "fuchs_gefangen" in counted and not f.schweinchen
     dulle = "dulle_gefangen" in counted and not f.scharfe_aces
@@ -574,6 +582,8 @@ def extra_points(g: CheckedGame) -> tuple[list[ExtraPoint], int]:
     last = len(f.tricks)
     parties, trumps = g.parties, f.trumps
     for i, t in enumerate(f.tricks, start=1):
+        if i < first:
+            continue
         wp = parties[t.winner]
         for seat, card in zip(t.seats, t.cards, strict=True):
             if parties[seat] == wp or card not in trumps:

@@ -138,7 +138,7 @@ def score_ddv(g: CheckedGame) -> GameScore:
         winner = "re" if augen["re"] > augen["kontra"] else "kontra"
     for p, pts, what in items:
         lines.append(f"{what[0].upper()}{what[1:]}: {signed(pts)} for {p.capitalize()}.")
-    if not f.solo:
+    if not f.solo or f.solo_extras:
         lines.append(extras_line(extras, 1))
 
     re_value = sum(pts if p == "re" else -pts for p, pts, _ in items)

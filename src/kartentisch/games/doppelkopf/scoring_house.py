@@ -192,6 +192,13 @@ def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameSc
     name = "Trumpfsolo" if trump else "solo"
     base = (500 if trump else 250) if winner == "re" else (-1000 if trump else -500)
     lines.append(f"{name.capitalize()} {'won' if winner == 're' else 'lost'}: {base}.")
+    # Extra points in a solo (option ``solo_sonderpunkte``): 10 each to the soloist's figure.
+    found, _ = extra_points(g)
+    extras = tuple(e for e in found if e.party != g.offending)
+    if f.solo_extras and f.game_type != "null":
+        net = count_extras(extras, "re") - count_extras(extras, "kontra")
+        lines.append(extras_line(extras, 10))
+        base += 10 * net
     doubled = 1 << g.doublings if f.doubling else 1
     if not f.doubling and g.doublings:
         # Added to the result's side: the winner's value grows, the loss deepens.
@@ -216,7 +223,7 @@ def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameSc
         augen=dict(g.augen),
         winner=winner,
         stages=(),
-        extras=(),
+        extras=extras,
         multiplier=multiplier,
         base=base,
         points=tuple(points),
