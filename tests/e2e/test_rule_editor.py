@@ -200,9 +200,17 @@ def test_edit_export_import_and_play_under_the_rules(
     rules = parse_rules(DDV_KINGS)
     options = server.get(f"/api/tables/{table_id}")["table"]["options"]
     assert options == {**rules.record_options(), "players": 4, "games": 8}
-    # With the nines every hand has 12 cards.
+    # With the nines every hand has 12 cards; the table says whose rules it plays.
     page.wait_for_selector(".dk-hand .hand-card")
     assert page.locator(".dk-hand .hand-card").count() == 12
+    named = fill(en["lobby.rules_named"], name="Turnier mit Schmeißen")
+    page.wait_for_function(
+        "([want]) => [...document.querySelectorAll('.dk-info span')]"
+        ".some((s) => s.textContent === want)",
+        arg=[named],
+    )
+    assert server.get(f"/api/tables/{table_id}")["table"]["rules_name"] == "Turnier mit Schmeißen"
+    shot(page, "rule-editor-table-named")
     play_to_the_summary(page)
     view = public_view(server, table_id)
     assert any(d["outcome"] == "played" for d in view["deals"])

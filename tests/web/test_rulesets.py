@@ -243,6 +243,23 @@ def test_a_doppelkopf_table_opened_with_rules(server: Server) -> None:
     assert status == 201 and created["table"]["options"]["players"] == 5
 
 
+def test_a_table_keeps_the_name_of_its_rule_set(server: Server) -> None:
+    rules = parse_rules(NINES).to_dict()
+    status, created = open_table(server, rules={**rules, "name": "  Stammtisch <b>Freitag</b> "})
+    assert status == 201, created
+    table = created["table"]
+    assert table["rules_name"] == "Stammtisch <b>Freitag</b>"
+    # The lobby's list and the table itself say it; a table without a rule set has none.
+    listed = {t["id"]: t for t in server.http.get("/api/tables").json()["tables"]}
+    assert listed[table["id"]]["rules_name"] == "Stammtisch <b>Freitag</b>"
+    shown = server.http.get(f"/api/tables/{table['id']}").json()
+    assert shown["table"]["rules_name"] == "Stammtisch <b>Freitag</b>"
+    status, plain = open_table(server, options={"nines": True})
+    assert status == 201 and plain["table"]["rules_name"] is None
+    status, unnamed = open_table(server, rules={**rules, "name": "   "})
+    assert status == 201 and unnamed["table"]["rules_name"] is None
+
+
 def test_a_table_with_rules_may_choose_its_length(server: Server) -> None:
     # The session's length is the table's, no rule: it may go beside the rule set.
     rules = parse_rules(NINES).to_dict()

@@ -53,6 +53,8 @@ class NewTable:
     grace_seconds: int | None = None
     #: Between deals, the longest wait for "next" in seconds (0: none; None: the server's).
     ready_seconds: int | None = None
+    #: The name of the rule set the table was opened with (None: none, or it had none).
+    rules_name: str | None = None
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -101,12 +103,15 @@ def parse_new_table(body: Any) -> NewTable:
     )
     if rules is not None and not beside:
         raise TableError("rules_and_options")
+    rules_name: str | None = None
     try:
         if rules is None:
             options = kind.normalize_options(table_options, seats=len(seats))
         else:  # (a rule-set document: its players, if it sets them, must be the seats')
-            given = rules_from_dict(rules, game=kind.name).record_options()
+            checked = rules_from_dict(rules, game=kind.name)
+            given = checked.record_options()
             options = kind.normalize_options({**given, **(table_options or {})}, seats=len(seats))
+            rules_name = checked.name.strip() or None
     except RulesError as exc:
         raise rules_refusal(exc) from None
     except OptionError as exc:
@@ -143,6 +148,7 @@ def parse_new_table(body: Any) -> NewTable:
         away=away,
         grace_seconds=grace,
         ready_seconds=ready,
+        rules_name=rules_name,
     )
 
 

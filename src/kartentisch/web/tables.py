@@ -256,6 +256,12 @@ class LiveTable:
         return self.game.version if self.game is not None else 0
 
     @property
+    def rules_name(self) -> str | None:
+        """The name of the rule set the table was opened with, if it had one."""
+        value = self.settings.get("rules_name")
+        return value if isinstance(value, str) and value else None
+
+    @property
     def turn_seconds(self) -> float | None:
         value = self.settings.get("turn_seconds")
         return float(value) if value else None
@@ -390,6 +396,7 @@ class LiveTable:
             "away": self.away_policy,
             "grace_seconds": self.grace,
             "ready_seconds": None if realtime else self.ready_seconds,
+            "rules_name": self.rules_name,
             "paused": self.paused,
             "between_deals": between,
         }
@@ -1792,6 +1799,8 @@ class TableManager:
             settings["grace_seconds"] = request.grace_seconds
         if request.ready_seconds is not None and not is_realtime(request.kind):
             settings["ready_seconds"] = request.ready_seconds
+        if request.rules_name:
+            settings["rules_name"] = request.rules_name
         table = LiveTable(
             self,
             table_id=table_id,

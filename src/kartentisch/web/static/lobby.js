@@ -266,6 +266,7 @@ async function refreshList(list, navigate) {
     const away = table.away === "pause" ? t("lobby.policy_pause") : t("lobby.policy_standin", { time: seconds(table.grace_seconds) });
     return h("li", {},
       h("strong", {}, table.titles?.[lang] || table.game), " · ", t(`status.${table.status}`),
+      table.rules_name ? h("div.small.table-rules", {}, t("lobby.rules_named", { name: table.rules_name })) : null,
       h("div.muted", {}, seats.join(", ")),
       h("div.muted.small.table-policy", {}, away),
       h("div.actions", {}, actions));

@@ -268,6 +268,7 @@ export class TableScreen {
     });
     return h("section.panel.waiting", {},
       h("h2", {}, table.titles?.[lang] || table.game, " — ", t("status.waiting")),
+      table.rules_name ? h("p.table-rules", {}, t("lobby.rules_named", { name: table.rules_name })) : null,
       h("p", {}, t("ui.invite")),
       table.private ? h("p.muted.private-note", {}, t("lobby.private_note")) : null,
       h("div.row", {}, linkInput, copy),
