@@ -7,8 +7,9 @@ import dataclasses
 
 import pytest
 
+from kartentisch.errors import DealError
 from kartentisch.explain import render_lines
-from kartentisch.games.doppelkopf import DoppelkopfOptions
+from kartentisch.games.doppelkopf import DoppelkopfDeal, DoppelkopfOptions
 from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.scoring import score_game
@@ -56,9 +57,18 @@ def test_the_bock_factor() -> None:
     with pytest.raises(SheetError, match="2 to 4"):
         ScoreSheet(NAMES, bock_factor=5)
     # A session takes it from its options, and the game's value follows.
-    match = DoppelkopfMatch(DoppelkopfOptions(bock_factor=3), first_dealer=3, start=False)
+    match = DoppelkopfMatch(DoppelkopfOptions(bock_factor=3), first_dealer=3, start=False, seed=1)
     match.sheet.record_points((10, 0, 10, 0), bock_trigger=True)
     assert match.sheet.current_multiplier == 3
+    deal = match.start_deal()
+    assert deal.bock_multiplier == 3
+    while not deal.is_over:
+        match.apply(deal.legal_actions()[0])
+    if deal.score is not None:
+        assert deal.score.multiplier % 3 == 0
+    # A deal's multiplier is a power of the factor.
+    with pytest.raises(DealError, match="1, 3, 9"):
+        DoppelkopfDeal(deal.initial_hands, dealer=0, options=deal.options, bock_multiplier=2)
 
 
 def test_bock_rounds() -> None:

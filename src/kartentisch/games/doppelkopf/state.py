@@ -98,8 +98,9 @@ class DealState(GameState[Action]):
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         m = bock_multiplier
-        if type(m) is not int or m < 1 or m & (m - 1):
-            raise DealError(f"the Bock multiplier must be 1, 2, 4, 8 …, not {m!r}")
+        f = options.bock_factor
+        if type(m) is not int or not _power_of(m, f):
+            raise DealError(f"the Bock multiplier must be 1, {f}, {f * f} …, not {m!r}")
         if m != 1 and not options.bock:
             raise DealError("these rules have no Böcke: the Bock multiplier must be 1")
         self.dealer = dealer
@@ -373,3 +374,12 @@ def _to_card(value: object) -> Card:
     if isinstance(value, int) and not isinstance(value, bool):
         return Card(value)
     raise NotationError(f"{value!r} is not a card; write cards as text such as QC or 10H")
+
+
+def _power_of(m: int, base: int) -> bool:
+    """Whether ``m`` is ``base`` to a whole power (1 included)."""
+    if m < 1:
+        return False
+    while m > 1 and m % base == 0:
+        m //= base
+    return m == 1
