@@ -63,6 +63,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "solo_priority": "soli",
         "pflichtsolo": "soli",
         "pflichtsolo_count": "soli",
+        "vorfuehrung": "soli",
         "lustsolo_lead": "soli",
         "hochzeit": "hochzeit",
         "hochzeit_tricks": "hochzeit",

@@ -147,9 +147,14 @@ class HeuristicDoppelkopfBot:
         solo = self._best_solo(obs, legal)
         if "vorbehalt" in words:
             strong = solo is not None or obs.hand.count(_ALTE) == 2
-            return Call("vorbehalt") if strong else _PASS
+            # (Vorgeführt, the seat may not pass: it must reserve its solo.)
+            return Call("vorbehalt") if strong or _PASS not in legal else _PASS
         if solo is not None:
             return solo
+        soli = [a for a in legal if isinstance(a, Call) and a.word == "solo"]
+        if soli and _PASS not in legal:
+            # Vorgeführt: the solo this hand plays best, however weak.
+            return max(soli, key=lambda a: (solo_strength(obs.hand, a.detail, obs), -soli.index(a)))
         if "hochzeit" in words:
             return (
                 Call("hochzeit", "first_trick")

@@ -97,7 +97,8 @@ class DoppelkopfDeal(DealState):
 
     ``bock_multiplier`` comes from the score sheet (2 per active Bock);
     ``pflicht_due`` names the seats that still owe their Pflichtsolo (DDV;
-    by default every playing seat).
+    by default every playing seat); ``vorfuehrung`` the one of them that must
+    declare a solo in this deal (option ``vorfuehrung``: the session is ending).
     """
 
     game: ClassVar[str] = "doppelkopf"
@@ -111,6 +112,7 @@ class DoppelkopfDeal(DealState):
         seats: Sequence[str] | None = None,
         bock_multiplier: int = 1,
         pflicht_due: Sequence[int] | None = None,
+        vorfuehrung: int | None = None,
     ) -> None:
         if not isinstance(options, DoppelkopfOptions):
             options = DoppelkopfOptions.from_dict(options)
@@ -121,6 +123,7 @@ class DoppelkopfDeal(DealState):
             seats=seats,
             bock_multiplier=bock_multiplier,
             pflicht_due=pflicht_due,
+            vorfuehrung=vorfuehrung,
         )
         self._announce_floor = announcement_floor(options)
         self._to_move: int | None = self.asking[0]
@@ -149,6 +152,7 @@ class DoppelkopfDeal(DealState):
         seats: Sequence[str] | None = None,
         bock_multiplier: int = 1,
         pflicht_due: Sequence[int] | None = None,
+        vorfuehrung: int | None = None,
     ) -> DoppelkopfDeal:
         """Shuffle with ``seed``, optionally cut, and deal 3-4-3 (3-3-3-3 with nines)."""
         if not isinstance(options, DoppelkopfOptions):
@@ -171,6 +175,7 @@ class DoppelkopfDeal(DealState):
             seats=seats,
             bock_multiplier=bock_multiplier,
             pflicht_due=pflicht_due,
+            vorfuehrung=vorfuehrung,
         )
 
     # -- the game API -------------------------------------------------------
@@ -421,6 +426,8 @@ class DoppelkopfDeal(DealState):
             out["bock"] = self.bock_multiplier
         if self.options.pflichtsolo and self.pflicht_due != frozenset(self.playing):
             out["pflicht_due"] = sorted(self.pflicht_due)
+        if self.vorfuehrung is not None:
+            out["vorfuehrung"] = self.vorfuehrung
         out["hands"] = [[str(c) for c in h] for h in self.initial_hands]
         out["actions"] = [
             f"{s}:{a}" if isinstance(a, Call) and a.word in FREE_WORDS else str(a)

@@ -35,6 +35,7 @@ __all__ = [
     "declare",
     "end_declarations",
     "kings_held",
+    "must_declare_solo",
     "must_name_hochzeit",
     "redeal_reason",
     "scharfe_parts",
@@ -109,7 +110,8 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
             out.append(Call("scharfe", "aces kings"))
         out.append(_PASS)
     elif name == "solo":
-        out.append(_PASS)
+        if not must_declare_solo(deal, seat):
+            out.append(_PASS)
         out.extend(solo_options(deal, seat))
     elif name == "marriage":
         if not must_name_hochzeit(deal, seat):
@@ -122,20 +124,27 @@ def declaration_options(deal: DealState, seat: int) -> list[Action]:
         elif may_declare_armut(deal, seat):
             out.append(Call("armut"))
     elif name == "vorbehalt":
-        if not must_name_hochzeit(deal, seat):
+        if not must_name_hochzeit(deal, seat) and not must_declare_solo(deal, seat):
             out.append(_PASS)
         # A Vorbehalt needs a reservation to name: a solo these rules allow, or a Hochzeit.
         if _may_claim_solo(deal, seat) or hand.count(QUEEN_OF_CLUBS) == 2:
             out.append(_VORBEHALT)
     elif name == "reservation":
-        if deal.solo_claim is not None or deal.hochzeit_by is not None:
+        forced = must_declare_solo(deal, seat)
+        if (deal.solo_claim is not None or deal.hochzeit_by is not None) and not forced:
             out.append(_PASS)
         out.extend(solo_options(deal, seat))
-        if deal.solo_claim is None and hand.count(QUEEN_OF_CLUBS) == 2:
+        if deal.solo_claim is None and hand.count(QUEEN_OF_CLUBS) == 2 and not forced:
             out.append(Call("hochzeit"))
     if options.schmeissen and redeal_reason(deal, seat) is not None:
         out.append(_REDEAL)
     return out
+
+
+def must_declare_solo(deal: DealState, seat: int) -> bool:
+    """Whether ``seat`` is vorgeführt (option ``vorfuehrung``) and may still declare a
+    solo that stands: then it may not pass the solo's round, nor name a Hochzeit."""
+    return deal.vorfuehrung == seat and _may_claim_solo(deal, seat)
 
 
 def must_name_hochzeit(deal: DealState, seat: int) -> bool:
@@ -234,6 +243,18 @@ def may_declare_armut(deal: DealState, seat: int) -> bool:
 
 def check_declaration(deal: DealState, call: Call, seat: int) -> None:
     name = deal.rounds[deal.round_index]
+    if (
+        call.word in ("pass", "hochzeit")
+        and name in ("solo", "vorbehalt", "reservation")
+        and must_declare_solo(deal, seat)
+    ):
+        raise IllegalActionError(
+            "vorfuehrung",
+            f"seat {seat} owes its Pflichtsolo and the session is ending (Vorführung): "
+            "it must declare a solo",
+            seat=seat,
+            action=call,
+        )
     if call.word == "redeal":
         if not deal.options.schmeissen:
             raise IllegalActionError(

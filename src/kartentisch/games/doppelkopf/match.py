@@ -6,7 +6,10 @@ dealt again by the same dealer, and his third failure in a row costs him 100
 Miese and passes the deal on, pending Böcke carried over. Each game is
 played under the sheet's Bock multiplier. TSR 4.2 (DDV preset): after a
 Pflichtsolo the same dealer deals again; each player's first solo of the
-session is his Pflichtsolo.
+session is his Pflichtsolo. A session of ``games`` games with the option
+``vorfuehrung``: once no more games are left than Pflichtsoli owed, the next
+player who owes one (from the dealer's left) is vorgeführt and must declare a
+solo.
 
 >>> match = DoppelkopfMatch(seed=5, first_dealer=0)
 >>> for _ in range(3):
@@ -76,10 +79,15 @@ class DoppelkopfMatch:
         seed: int | None = None,
         first_dealer: int | None = None,
         start: bool = True,
+        games: int | None = None,
     ) -> None:
         if not isinstance(options, DoppelkopfOptions):
             options = DoppelkopfOptions.from_dict(options)
+        if games is not None and (type(games) is not int or games < 1):
+            raise ValueError(f"a session has at least one game, not {games!r}")
         self.options = options
+        #: The session's length in games, if it has one (the Vorführung needs it).
+        self.games = games
         n = options.players
         self.seat_names = seat_names(seats, n)
         self.seed = seed
@@ -139,10 +147,35 @@ class DoppelkopfMatch:
             and not self.history[-1].is_over
         )
 
+    def vorgefuehrt(self) -> int | None:
+        """The seat the next deal forces to play its Pflichtsolo (option ``vorfuehrung``),
+        or None: only once the session has no more games left than Pflichtsoli owed."""
+        options = self.options
+        if not (options.vorfuehrung and options.pflichtsolo) or self.games is None:
+            return None
+        owed = options.pflichtsolo_count
+        due = [s for s in self.pflicht_due if self.pflicht_done[s] < owed]
+        left = self.games - self.sheet.games_played
+        if not due or left > sum(owed - self.pflicht_done[s] for s in due):
+            return None
+        n = options.players
+        dealer = self.sheet.dealer
+        # From the dealer's left; with five players the dealer sits the deal out.
+        order = [(dealer + i) % n for i in range(1, n + (0 if n == 5 else 1))]
+        return next((s for s in order if s in due), None)
+
     def start_deal(
-        self, hands: Sequence[Sequence[Card | str]] | None = None, *, cut: int | None = None
+        self,
+        hands: Sequence[Sequence[Card | str]] | None = None,
+        *,
+        cut: int | None = None,
+        vorfuehrung: int | None = None,
     ) -> DoppelkopfDeal:
-        """Shuffle (or take ``hands``) and deal the next deal on the sheet."""
+        """Shuffle (or take ``hands``) and deal the next deal on the sheet.
+
+        ``vorfuehrung`` names the seat that must play its Pflichtsolo (a record's);
+        without it a session of known length works it out (:meth:`vorgefuehrt`).
+        """
         if self._current_open():
             raise ValueError("the current deal is not finished")
         kwargs: dict[str, Any] = {
@@ -151,6 +184,7 @@ class DoppelkopfMatch:
             "seats": self.seat_names,
             "bock_multiplier": self.sheet.current_multiplier,
             "pflicht_due": self.pflicht_due,
+            "vorfuehrung": vorfuehrung if vorfuehrung is not None else self.vorgefuehrt(),
         }
         if hands is None:
             deal = DoppelkopfDeal.from_seed(self.rng, cut=cut, **kwargs)

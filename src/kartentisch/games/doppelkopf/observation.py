@@ -64,6 +64,8 @@ class DoppelkopfObservation:
     armut_returned: tuple[Card, ...]
     scharfe_aces: int | None
     scharfe_kings: int | None
+    #: The seat vorgeführt in this deal (option ``vorfuehrung``), public; None: nobody.
+    vorfuehrung: int | None
     trumps: tuple[Card, ...]
     pigs: tuple[tuple[int, str], ...]
     trick: PlayedTrick
@@ -155,6 +157,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         armut_returned=sort_hand(deal.armut_returned, order) if in_armut else (),
         scharfe_aces=deal.scharfe_aces_by,
         scharfe_kings=deal.scharfe_kings_by,
+        vorfuehrung=deal.vorfuehrung,
         trumps=trumps,
         pigs=deal.pigs_known_to(seat),
         trick=play.trick.freeze() if play is not None else PlayedTrick(deal.leader, (), (), None),

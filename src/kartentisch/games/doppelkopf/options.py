@@ -214,6 +214,7 @@ SCHEMA: Final = OptionSchema(
         Option("solo_priority", "choice", choices=("rank", "ddv"), group="soli"),
         Option("pflichtsolo", "flag", group="soli"),
         Option("pflichtsolo_count", "whole", low=1, high=4, group="soli"),
+        Option("vorfuehrung", "flag", group="soli"),
         Option("lustsolo_lead", "choice", choices=("dealer_left", "soloist"), group="soli"),
         Option("hochzeit", "choice", choices=("choice", "first_trick"), group="hochzeit"),
         Option("hochzeit_tricks", "whole", low=1, high=12, group="hochzeit"),
@@ -297,7 +298,9 @@ class DoppelkopfOptions:
     ``ddv`` (Pflichtsolo before Lustsolo, then seat order).
     ``pflichtsolo``: a player's first solo of a session is a Pflichtsolo: the
     soloist leads and the same dealer deals again. ``pflichtsolo_count``: how many
-    of his soli each player owes as Pflichtsoli (TSR: one).
+    of his soli each player owes as Pflichtsoli (TSR: one). ``vorfuehrung``: when a
+    session (of a known length) has no more games left than Pflichtsoli owed, the
+    next player who owes one is "vorgeführt": he must declare a solo.
     ``lustsolo_lead``: who leads a Lustsolo (a solo that is not a Pflichtsolo):
     the seat on the dealer's left (the sheet, TSR) or the soloist.
     ``hochzeit``: ``choice`` (the holder names first trick / first trump trick /
@@ -375,6 +378,7 @@ class DoppelkopfOptions:
     solo_priority: SoloPriority = "rank"
     pflichtsolo: bool = False
     pflichtsolo_count: int = 1
+    vorfuehrung: bool = False
     lustsolo_lead: SoloLead = "dealer_left"
     hochzeit: HochzeitRule = "choice"
     hochzeit_tricks: int = 3

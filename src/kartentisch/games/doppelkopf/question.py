@@ -231,6 +231,10 @@ def offer(deal: DoppelkopfDeal, seat: int) -> Question | None:
         found.append(REDEAL)
     # Without a stille Hochzeit both Alten must be declared: no "gesund" for them.
     silent_ok = options.stille_hochzeit or not both_alten or not (marriage or name == "vorbehalt")
+    if deal.vorfuehrung == seat and any(c.word == "solo" for c in found):
+        # Vorgeführt: a solo it must declare (or throw in); no "gesund", no other reservation.
+        found = [c for c in found if c.word in ("solo", "redeal")]
+        silent_ok = False
     return Question(
         gesund=PASS in legal and silent_ok,
         vorbehalt=name != "reservation",

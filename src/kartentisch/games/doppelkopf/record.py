@@ -93,6 +93,7 @@ def _replay_single(
         if "pflicht_due" in record
         else None
     )
+    forced = require(record, "vorfuehrung", int, "the record") if "vorfuehrung" in record else None
     deal = hands_dealt(
         lambda: DoppelkopfDeal(
             hands,
@@ -101,6 +102,7 @@ def _replay_single(
             seats=seats,
             bock_multiplier=bock,
             pflicht_due=due,
+            vorfuehrung=forced,
         )
     )
     _play_actions(deal, actions, seats, None, deal.apply)
@@ -129,7 +131,8 @@ def _replay_deal(
             f"{where}: the sheet's Bock multiplier is {match.sheet.current_multiplier}, "
             f"not {part['bock']!r}"
         )
-    deal = hands_dealt(lambda: match.start_deal(hands), f"{where}: ")
+    forced = require(part, "vorfuehrung", int, where) if "vorfuehrung" in part else None
+    deal = hands_dealt(lambda: match.start_deal(hands, vorfuehrung=forced), f"{where}: ")
     _play_actions(deal, actions, seats, number, match.apply)
 
 

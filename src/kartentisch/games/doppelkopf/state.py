@@ -92,6 +92,7 @@ class DealState(GameState[Action]):
         seats: Sequence[str] | None,
         bock_multiplier: int,
         pflicht_due: Sequence[int] | None,
+        vorfuehrung: int | None = None,
     ) -> None:
         self.options = options
         n = options.players
@@ -118,6 +119,16 @@ class DealState(GameState[Action]):
         self.hands: list[list[Card]] = [list(h) for h in self.initial_hands]
         due = self.playing if pflicht_due is None else tuple(pflicht_due)
         self.pflicht_due: frozenset[int] = frozenset(due) if options.pflichtsolo else frozenset()
+        #: The seat that is vorgeführt (option ``vorfuehrung``): it owes its Pflichtsolo
+        #: and the session is ending, so it must declare a solo in this deal.
+        if vorfuehrung is not None and vorfuehrung not in self.pflicht_due:
+            raise DealError(
+                f"seat {vorfuehrung!r} can only be vorgeführt while it owes a Pflichtsolo "
+                "and plays this deal"
+            )
+        if vorfuehrung is not None and not options.vorfuehrung:
+            raise DealError("these rules have no Vorführung")
+        self.vorfuehrung = vorfuehrung
 
         # declarations
         self.phase = "declare"

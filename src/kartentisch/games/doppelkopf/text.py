@@ -119,6 +119,8 @@ def render_deal(deal: DoppelkopfDeal, number: int, lang: str) -> list[str]:
             continue
         shown = sort_hand(hand)
         lines.append(f"  {label(seat):>12}: {cards_text(lang, shown)}")
+    if deal.vorfuehrung is not None:
+        lines.append("  " + dk(lang, "vorfuehrung", who=label(deal.vorfuehrung)))
     spoken = [(seat, call) for seat, call in deal.declarations if call.word != "pass"]
     for seat, call in spoken:
         lines.append("  " + dk(lang, "declares", who=label(seat), what=call_text(call, lang)))

@@ -232,7 +232,7 @@ class DoppelkopfTable:
     ) -> None:
         self.names = list(names)
         self.games = games
-        self.match = DoppelkopfMatch(options, seats=_unique_names(names), seed=seed)
+        self.match = DoppelkopfMatch(options, seats=_unique_names(names), seed=seed, games=games)
         self._actions: list[tuple[int, str]] = []
         #: Summaries of finished deals, by index in the match's deals (they never change).
         self._summaries: list[dict[str, Any]] = []
@@ -429,6 +429,8 @@ class DoppelkopfTable:
             "hochzeit": hochzeit,
             "armut": armut,
             "scharfe": {"aces": obs.scharfe_aces, "kings": obs.scharfe_kings},
+            # The seat that must play its Pflichtsolo now (option vorfuehrung), or None.
+            "vorfuehrung": obs.vorfuehrung,
             # The pigs this seat knows of (option schweinchen), highest first.
             "pigs": [{"seat": s, "kind": k} for s, k in obs.pigs],
             "trick": _trick(obs.trick),

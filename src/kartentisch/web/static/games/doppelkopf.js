@@ -161,6 +161,7 @@ function gameLine(view, table) {
   }
   if (view.scharfe.aces !== null) parts.push(t("dk.scharfe_by", { what: t("dk.scharfe.aces"), name: nameOf(view, table, view.scharfe.aces) }));
   if (view.scharfe.kings !== null) parts.push(t("dk.scharfe_by", { what: t("dk.scharfe.kings"), name: nameOf(view, table, view.scharfe.kings) }));
+  if (view.vorfuehrung !== null && view.vorfuehrung !== undefined && view.phase === "declare") parts.push(t("dk.vorfuehrung", { name: nameOf(view, table, view.vorfuehrung) }));
   if (table?.rules_name) parts.push(t("lobby.rules_named", { name: table.rules_name }));
   for (const pig of view.pigs || []) parts.push(t("dk.scharfe_by", { what: t(`dk.pig.${pig.kind}`), name: nameOf(view, table, pig.seat) }));
   const bock = view.bock.multiplier > 1 ? h("span.dk-bock", { title: t("dk.bock_title") }, t("dk.bock_x", { m: view.bock.multiplier })) : null;
