@@ -37,7 +37,7 @@ def check_first_dealer(first_dealer: int, players: int) -> None:
 
 
 class _Options(Protocol):
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_record(self) -> dict[str, Any]: ...
 
 
 class _Match(Protocol):
@@ -54,7 +54,7 @@ def match_record(match: _Match, deals: Sequence[Mapping[str, Any]]) -> dict[str,
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "game": match.game,
-        "options": match.options.to_dict(),
+        "options": match.options.to_record(),
         "seats": list(match.seat_names),
     }
     if match.seed is not None:

@@ -50,7 +50,13 @@ if TYPE_CHECKING:
         def players(self) -> int: ...
 
 
-__all__ = ["Option", "OptionSchema", "options_from_dict", "options_to_dict"]
+__all__ = [
+    "Option",
+    "OptionSchema",
+    "options_from_dict",
+    "options_to_dict",
+    "options_written_out",
+]
 
 Opts = TypeVar("Opts", bound="PresetOptions")
 
@@ -275,4 +281,15 @@ def options_to_dict(
         if f.name != "preset" and value != getattr(base, f.name):
             out[f.name] = list(value) if isinstance(value, tuple) else value
     out.setdefault("players", options.players)
+    return out
+
+
+def options_written_out(options: PresetOptions) -> dict[str, Any]:
+    """The preset's name and every option's value: a rule set that reads the same
+    whatever the presets of a later version say (a tuple written as a list)."""
+    out: dict[str, Any] = {"preset": options.preset}
+    for f in dataclasses.fields(options):
+        if f.name != "preset":
+            value = getattr(options, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
     return out

@@ -586,7 +586,7 @@ def rules_schema(game: str) -> dict[str, Any]:
     >>> schema["groups"][:3], schema["default_preset"], schema["options"][1]
     (['deck', 'trumps', 'declarations'], 'house', {'name': 'nines', 'kind': 'flag', \
 'group': 'deck', 'nullable': False, 'choices': [False, True], \
-'presets': {'house': False, 'ddv': True}})
+'presets': {'house': False, 'ddv': True, 'freedoko': True}})
     """
     spec = _spec(game)
     presets = {p: _preset_options(spec, p) for p in spec.presets}

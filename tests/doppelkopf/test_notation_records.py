@@ -8,7 +8,13 @@ import pytest
 
 from kartentisch.errors import NotationError, RecordError
 from kartentisch.games import get_game
-from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions, parse_action
+from kartentisch.games.doppelkopf import (
+    SCHEMA,
+    Call,
+    DoppelkopfDeal,
+    DoppelkopfOptions,
+    parse_action,
+)
 from kartentisch.games.doppelkopf.record import replay, split_seat, summarize
 from kartentisch.records import ReplayError, load_record
 
@@ -84,7 +90,13 @@ def test_record_and_summary_of_a_deal() -> None:
     play_cards(deal, sc.plays)
     record = deal.to_record()
     assert record["format"] == "kartentisch-record/1" and record["game"] == "doppelkopf"
-    assert record["options"] == {"preset": "house", "players": 4}
+    # Every option written out: the record reads the same whatever later presets say.
+    assert record["options"] == {"preset": "house", **DoppelkopfOptions().to_record()}
+    assert record["options"]["players"] == 4 and record["options"]["nines"] is False
+    assert len(record["options"]) == len(SCHEMA.options) + 1
+    # Whatever its preset's name says, the options written out decide: the same game.
+    renamed = replay({**record, "options": {**record["options"], "preset": "ddv"}})
+    assert isinstance(renamed, DoppelkopfDeal) and renamed.points() == deal.points()
     assert record["seats"] == ["Anna", "Ben", "Cem", "Dora"]
     assert record["actions"][:13] == ["pass"] * 12 + ["3:kontra"]
     assert len(record["hands"]) == 4 and all(len(h) == 10 for h in record["hands"])

@@ -412,7 +412,7 @@ class DoppelkopfDeal(DealState):
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game,
-            "options": self.options.to_dict(),
+            "options": self.options.to_record(),
         }
         if self.seat_names is not None:
             record["seats"] = list(self.seat_names)

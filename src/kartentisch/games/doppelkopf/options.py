@@ -32,7 +32,13 @@ from kartentisch.games.doppelkopf.scoring import (
     SOLO_GAME_TYPES,
     SONDERPUNKTE,
 )
-from kartentisch.options import Option, OptionSchema, options_from_dict, options_to_dict
+from kartentisch.options import (
+    Option,
+    OptionSchema,
+    options_from_dict,
+    options_to_dict,
+    options_written_out,
+)
 
 __all__ = [
     "ALL_SOLI",
@@ -459,8 +465,13 @@ class DoppelkopfOptions:
         return cls.from_dict({"preset": name, **overrides})
 
     def to_dict(self) -> dict[str, Any]:
-        """The preset and every option that differs from it (what a record stores)."""
+        """The preset and every option that differs from it (a table's options)."""
         return options_to_dict(self, PRESETS)
+
+    def to_record(self) -> dict[str, Any]:
+        """Every option written out, with the preset's name (what a record stores: it
+        replays the same whatever a later version's presets say)."""
+        return options_written_out(self)
 
     # -- derived ------------------------------------------------------------
 

@@ -123,6 +123,10 @@ class SlobberhannesOptions:
         """The preset and every option that differs from it (what a record stores)."""
         return options_to_dict(self, PRESETS, omit_preset="standard")
 
+    def to_record(self) -> dict[str, Any]:
+        """What a record stores: :meth:`to_dict` (the presets are few and fixed)."""
+        return self.to_dict()
+
     def deck(self) -> tuple[Card, ...]:
         """The deck for this number of players (high to low within each suit)."""
         return _deck(self.players)
