@@ -138,7 +138,7 @@ def test_a_thrown_in_deal() -> None:
         match.apply(redeal[0] if redeal else next(a for a in legal if str(a) == "pass"))
     assert deal.outcome == "redeal"
     assert render_lines("de", explain_deal(deal), NAMES) == [
-        "Ann hatte fünf Könige: die Karten werden eingemischt und neu gegeben.",
+        "Ann hatte zu viele Könige: die Karten werden eingemischt und neu gegeben.",
         "Ein eingemischtes Spiel zählt nicht; derselbe Geber gibt noch einmal.",
     ]
     assert explain_redeal("misdeal", None)[0]["key"] == "explain.redeal.misdeal"
