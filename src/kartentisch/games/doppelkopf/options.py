@@ -75,17 +75,8 @@ Counting = Literal["scoring", "zero_sum", "winners", "losers"]
 #: of the scoring, which lists them in this order.
 ALL_SOLI: Final = SOLO_GAME_TYPES
 #: Seed 003 § Soli: nine kinds, Trumpfsolo highest, Nullsolo lowest.
-HOUSE_SOLI: Final = (
-    "trump",
-    "queens",
-    "jacks",
-    "clubs",
-    "spades",
-    "hearts",
-    "diamonds",
-    "no_trump",
-    "null",
-)
+#: (The kinds added later stand after them in :data:`ALL_SOLI`.)
+HOUSE_SOLI: Final = ALL_SOLI[:9]
 #: TSR: Damen-, Buben-, Farbsoli (♦ = the normal trump order) and the Fleischlose.
 DDV_SOLI: Final = ("queens", "jacks", "clubs", "spades", "hearts", "diamonds", "fleischlos")
 
