@@ -230,8 +230,10 @@ def _check(deal: Any) -> None:
         for line in lines:  # announcements that double (announcement_value "double")
             if line["key"] == "explain.announced":
                 re_value *= line["params"]["factor"]
+        re_value *= params["explain.bock"]["m"] if "explain.bock" in keys else 1
         kontra_seat = next(s for s in f.seats if s not in f.re_party)
         assert score.points[kontra_seat] == -re_value
+        assert ("explain.bock_trigger" in keys) == score.bock_trigger
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kartentisch.cards import Card, doppelkopf_deck, parse_cards
+from kartentisch.games.doppelkopf import DoppelkopfMatch, DoppelkopfOptions
 from kartentisch.games.doppelkopf.scoring import (
     Announcement,
     ExtraPoint,
@@ -571,8 +572,8 @@ class TestErrors:
             ({"re": frozenset({0})}, "two players"),
             ({"game_type": "chess"}, "unknown game type"),
             ({"ouvert": True}, "only a solo"),
-            ({"bock": 3}, "power of two"),
-            ({"rules": "ddv", "bock": 2}, "no Böcke"),
+            ({"bock": 6}, "power of the Bock factor"),
+            ({"rules": "ddv", "bock": 0}, "power of the Bock factor"),
             ({"ann": [(0, "re"), (2, "re")]}, "twice"),
             ({"ann": [(1, "re")]}, "cannot say"),
             ({"table_size": 6}, "table_size"),
@@ -839,3 +840,55 @@ def test_to_dict() -> None:
     assert d["points"] == [40, 0, 40, 0]
     assert d["augen"] == {"re": 151, "kontra": 89}
     assert d["stages"] == ["no90"] and d["winner"] == "re"
+
+
+# -- DDV points with Böcke (option ``bock`` on a DDV-scored table) ----------------------
+
+
+class TestDdvBoecke:
+    def _score(self, re_augen: int, **kw: object) -> GameScore:
+        triggers = kw.pop("triggers", frozenset({"lost_announcement", "lost_solo", "tie"}))
+        f = facts(neutral(re_augen), rules="ddv", **kw)  # type: ignore[arg-type]
+        return score_game(dataclasses.replace(f, bock_triggers=triggers))  # type: ignore[arg-type]
+
+    def test_a_bock_game_doubles_the_ddv_points(self) -> None:
+        # Re 151: won 1 + keine 90 1 = 2 each; under one Bock 4, under a Doppelbock 8.
+        assert self._score(151).points == (2, -2, 2, -2)
+        assert self._score(151, bock=2).points == (4, -4, 4, -4)
+        s = self._score(151, bock=4)
+        assert (s.multiplier, s.points) == (4, (8, -8, 8, -8))
+        assert "Böcke: ×4." in s.lines
+        # A Bock factor of 3 (a power of it).
+        assert self._score(151, bock=3).points == (6, -6, 6, -6)
+
+    def test_triggers_under_ddv(self) -> None:
+        # Kontra said and lost: a lost announcement starts Böcke.
+        lost = self._score(151, ann=[(1, "kontra")])
+        assert lost.bock_trigger and "Bock: a lost announcement." in lost.lines
+        # 120:120 (Kontra wins under the TSR too).
+        assert self._score(120).bock_trigger
+        assert not self._score(151).bock_trigger
+        # Without triggers given, DDV scoring starts none (the DDV preset).
+        f = facts(neutral(120), rules="ddv")
+        assert not score_game(f).bock_trigger
+        assert not self._score(120, triggers=frozenset()).bock_trigger
+
+    def test_nobody_won_their_announcements_are_lost(self) -> None:
+        # Re said keine 90 and has 140, Kontra said keine 90 too: both miss (TSR 7.1.4).
+        s = self._score(140, ann=[(0, "re"), (0, "no90"), (1, "kontra"), (1, "no90")])
+        assert s.bock_trigger
+
+
+def test_a_ddv_session_with_boecke() -> None:
+    """The score sheet of a DDV-scored session with Böcke doubles the next round."""
+    options = DoppelkopfOptions.from_dict({"preset": "ddv", "bock": True, "bock_triggers": ["tie"]})
+    match = DoppelkopfMatch(options, first_dealer=3, start=False, seed=3)
+    assert match.sheet.bock
+    match.sheet.record_points((1, -1, 1, -1), bock_trigger=True)
+    deal = match.start_deal()
+    assert deal.bock_multiplier == 2
+    while not deal.is_over:
+        match.apply(deal.legal_actions()[0])
+    if deal.score is not None:
+        assert deal.score.multiplier % 2 == 0
+        assert sum(deal.score.points) == 0

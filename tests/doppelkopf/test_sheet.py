@@ -251,9 +251,14 @@ class TestDDV:
         with pytest.raises(SheetError, match="add up to 0"):
             ScoreSheet(NAMES4, "ddv").record_points((10, 0, 10, 0))
 
-    def test_no_boecke_under_ddv(self) -> None:
-        with pytest.raises(SheetError, match="no Böcke"):
-            ScoreSheet(NAMES4, "ddv", bock=True)
+    def test_boecke_under_ddv_only_when_asked(self) -> None:
+        assert not ScoreSheet(NAMES4, "ddv").bock
+        sheet = ScoreSheet(NAMES4, "ddv", bock=True)
+        sheet.record_points((2, -2, -2, 2), bock_trigger=True)
+        assert sheet.current_multiplier == 2
+        sheet.record_points((-4, 4, 4, -4))
+        assert sheet.totals == (-2, 2, 2, -2)
+        assert ScoreSheet.from_dict(sheet.to_dict()).to_dict() == sheet.to_dict()
 
 
 class TestMisuse:

@@ -37,6 +37,7 @@ from kartentisch.games.doppelkopf.scoring import (
     GameScore,
     Party,
     bock_reasons,
+    ddv_bock_reasons,
     prepare_game,
     stages_below,
 )
@@ -377,12 +378,17 @@ def _bock_lines(f: _Facts, winner: Party) -> list[Line]:
     return out
 
 
-def _bock_trigger(f: _Facts, winner: Party) -> list[Line]:
-    """Why this game brings Böcke (seed 003 § Böcke), when the score says it does."""
+def _bock_trigger(f: _Facts, winner: Party, nobody: bool = False) -> list[Line]:
+    """Why this game brings Böcke (seed 003 § Böcke), when the score says it does
+    (``nobody``: a DDV game that nobody won)."""
     if not f.score.bock_trigger:
         return []
     facts = f.facts
-    reasons = bock_reasons(prepare_game(facts), winner, _red_tricks(facts))
+    game = prepare_game(facts)
+    if facts.rules == "ddv":
+        reasons = ddv_bock_reasons(game, winner, nobody, _red_tricks(facts))
+    else:
+        reasons = bock_reasons(game, winner, _red_tricks(facts))
     texts = {
         "lost_solo": "explain.bock_reason.lost_announcement",
         "lost_announcement": "explain.bock_reason.lost_announcement",
@@ -579,6 +585,7 @@ def _ddv(f: _Facts) -> list[Line]:
     if facts.doubling:
         said, _ = _announcement_lines(f, skip_solo_re=False, declared=True)
         out += said
+    out += _bock_lines(f, winner)
     seats = facts.seats
     re_value = next(score.points[s] for s in seats if f.parties[s] == "kontra") * -1
     if facts.solo:
@@ -594,4 +601,5 @@ def _ddv(f: _Facts) -> list[Line]:
         )
     else:
         out.append(_line("explain.ddv.each", re=_signed(re_value), kontra=_signed(-re_value)))
+    out += _bock_trigger(f, winner, nobody)
     return out

@@ -101,7 +101,7 @@ class DoppelkopfMatch:
             self.seat_names,
             options.scoring,
             dealer=first_dealer,
-            bock=options.bock and options.scoring == "house",
+            bock=options.bock,
             bock_rounds=options.bock_rounds,
             bock_stacking=options.bock_stacking,
             counting=options.counting,

@@ -153,7 +153,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "announcements": "ddv",
         "rot_geht_rum": "off",
         "sonderpunkte": FREEDOKO_SONDERPUNKTE,
-        "bock": False,
+        "bock_triggers": ("tie",),
     },
 }
 
@@ -345,7 +345,7 @@ class DoppelkopfOptions:
     and the TSR have none in a solo). ``hochzeit_sonderpunkte``: in a Hochzeit
     those of every trick count (``all``) or only those from the trick that found
     the partner on (``after_found``).
-    ``bock``: Bock games are played (the session's multiplier; house scoring).
+    ``bock``: Bock games are played (the session's multiplier; under either scoring).
     ``bock_triggers``: what starts them: ``lost_announcement`` (lost or missed),
     ``lost_solo``, ``tie`` (120:120), ``schwarz`` (a party without a trick).
     ``bock_rounds``: each trigger brings this many rounds of Bock games (one game

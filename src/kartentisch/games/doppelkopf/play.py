@@ -350,7 +350,7 @@ def game_facts(deal: DealState) -> GameFacts:
         rot_geht_rum=deal.options.rot_geht_rum,
         sonderpunkte=frozenset(deal.options.sonderpunkte),
         announcement_value=deal.options.announcement_value,
-        bock_triggers=frozenset(deal.options.bock_triggers),
+        bock_triggers=frozenset(deal.options.bock_triggers if deal.options.bock else ()),
         against_points=deal.options.against_points,
         schweinchen=any(kind == "schweinchen" for _, kind in deal.pigs),
         counting=deal.options.counting,

@@ -53,6 +53,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
     ScoringTrick,
     Word,
     augen_of,
+    is_power,
     other_party,
     prepare_game,
     stages_below,
@@ -61,7 +62,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
 from kartentisch.games.doppelkopf.scoring_base import PARTIES as PARTIES
 from kartentisch.games.doppelkopf.scoring_base import RotGehtRum as RotGehtRum
 from kartentisch.games.doppelkopf.scoring_base import Rules as Rules
-from kartentisch.games.doppelkopf.scoring_ddv import score_ddv
+from kartentisch.games.doppelkopf.scoring_ddv import ddv_bock_reasons, score_ddv
 from kartentisch.games.doppelkopf.scoring_house import bock_reasons, score_house
 
 __all__ = [
@@ -89,6 +90,8 @@ __all__ = [
     "augen_of",
     "bock_reasons",
     "count_points",
+    "ddv_bock_reasons",
+    "is_power",
     "other_party",
     "prepare_game",
     "score_game",

@@ -52,6 +52,7 @@ __all__ = [
     "extra_points",
     "extras_line",
     "is_below",
+    "is_power",
     "other_party",
     "plural",
     "prepare_game",
@@ -362,6 +363,19 @@ def is_below(level: int, augen: int, tricks: int) -> bool:
     return augen < _STAGE_LIMIT[level]
 
 
+def is_power(m: int, base: int) -> bool:
+    """Whether ``m`` is ``base`` to a whole power (1 included): a Bock multiplier.
+
+    >>> is_power(9, 3), is_power(8, 4), is_power(1, 2)
+    (True, False, True)
+    """
+    if m < 1:
+        return False
+    while m > 1 and m % base == 0:
+        m //= base
+    return m == 1
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -442,10 +456,10 @@ def _check_layout(f: GameFacts) -> None:
             f"rot_geht_rum must be 'extra_point', 'bock' or 'off', not {f.rot_geht_rum!r}"
         )
     m = f.bock_multiplier
-    if type(m) is not int or m < 1 or m & (m - 1):
-        raise ScoringError(f"bock_multiplier must be a power of two (1, 2, 4 …), not {m!r}")
-    if f.rules == "ddv" and m != 1:
-        raise ScoringError("DDV scoring has no Böcke: bock_multiplier must be 1")
+    if type(m) is not int or m < 1 or not any(is_power(m, b) for b in (2, 3)):
+        raise ScoringError(
+            f"bock_multiplier must be a power of the Bock factor (1, 2, 3, 4 …), not {m!r}"
+        )
 
 
 def _check_tricks(f: GameFacts) -> bool:

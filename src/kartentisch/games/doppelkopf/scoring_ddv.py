@@ -25,6 +25,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
     signed,
     stages_below,
 )
+from kartentisch.games.doppelkopf.scoring_house import bock_reasons, bock_text
 
 #: Augen a party needs to win after announcing a stage (TSR 7.1.2/7.1.3 Nr. 5–7).
 _TARGET: Final[Mapping[int, int]] = {1: 151, 2: 181, 3: 211}
@@ -68,6 +69,23 @@ def against_levels(g: CheckedGame, party: Party) -> list[int]:
     if g.facts.against_points == "highest":
         return levels[-1:]
     return levels
+
+
+def ddv_bock_reasons(
+    g: CheckedGame, winner: Party, nobody: bool, red_tricks: int
+) -> tuple[str, ...]:
+    """Why a game under DDV scoring starts Bock games (a table that adds Böcke to the
+    DDV points, option ``bock``): the house triggers; when nobody won (TSR 7.1.4) both
+    parties lost what they announced. Without triggers given (``bock_triggers`` None)
+    DDV scoring starts none."""
+    if g.facts.bock_triggers is None:
+        return ()
+    reasons = bock_reasons(g, winner, red_tricks)
+    counts = "lost_announcement" in g.facts.counted_bock_triggers
+    lost = "lost_announcement" in reasons or "lost_solo" in reasons
+    if nobody and counts and not lost and g.announced[winner]:
+        reasons = ("lost_announcement", *reasons)
+    return reasons
 
 
 def score_ddv(g: CheckedGame) -> GameScore:
@@ -130,10 +148,11 @@ def score_ddv(g: CheckedGame) -> GameScore:
                 if level and augen[p] >= _AGAINST[level]:
                     items.append((p, 1, f"{_AGAINST[level]} Augen against {STAGES[level - 1]}"))
 
-    found, _ = extra_points(g)
+    found, red_tricks = extra_points(g)
     extras = [e for e in found if e.party != g.offending]
     if not f.solo and winner == "kontra" and "gegen_die_alten" in f.counted_extras:
         extras.append(ExtraPoint("kontra", "gegen_die_alten", None))
+    nobody = winner is None
     if winner is None:
         winner = "re" if augen["re"] > augen["kontra"] else "kontra"
     for p, pts, what in items:
@@ -149,6 +168,9 @@ def score_ddv(g: CheckedGame) -> GameScore:
     if f.doubling and g.doublings:
         multiplier <<= g.doublings
         lines.append(f"Announcements: ×2 each, ×{1 << g.doublings}.")
+    if f.bock_multiplier > 1:
+        multiplier *= f.bock_multiplier
+        lines.append(f"Böcke: ×{f.bock_multiplier}.")
     base = re_value if winner == "re" else -re_value
     re_value *= multiplier
     points = [0] * f.table_size
@@ -163,6 +185,9 @@ def score_ddv(g: CheckedGame) -> GameScore:
         )
     else:
         lines.append(f"Re {signed(re_value)} each, Kontra {signed(-re_value)} each.")
+    reasons = ddv_bock_reasons(g, winner, nobody, red_tricks)
+    if reasons:
+        lines.append("Bock: " + bock_text(reasons, winner) + ".")
     return GameScore(
         augen=dict(g.augen),
         winner=winner,
@@ -171,6 +196,6 @@ def score_ddv(g: CheckedGame) -> GameScore:
         multiplier=multiplier,
         base=base,
         points=tuple(points),
-        bock_trigger=False,
+        bock_trigger=bool(reasons),
         lines=tuple(lines),
     )

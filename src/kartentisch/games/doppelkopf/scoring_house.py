@@ -267,11 +267,16 @@ _REASON_TEXT: Final = {
 }
 
 
-def _house_bock(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[bool, str]:
-    """Seed 003 § Böcke: a lost announcement, 120:120; options: more triggers."""
-    reasons = bock_reasons(g, winner, red_tricks)
+def bock_text(reasons: tuple[str, ...], winner: Party) -> str:
+    """The reasons of :func:`bock_reasons` as English words."""
     texts = [
         f"{winner.capitalize()} missed its announced stage" if r == "missed" else _REASON_TEXT[r]
         for r in reasons
     ]
-    return bool(reasons), ", ".join(texts)
+    return ", ".join(texts)
+
+
+def _house_bock(g: CheckedGame, winner: Party, red_tricks: int) -> tuple[bool, str]:
+    """Seed 003 § Böcke: a lost announcement, 120:120; options: more triggers."""
+    reasons = bock_reasons(g, winner, red_tricks)
+    return bool(reasons), bock_text(reasons, winner)

@@ -13,7 +13,8 @@ Böcke, Score sheet across games):
 * A failed deal (redeal) is dealt again by the same dealer and uses up no
   Bock game. The third failed deal in a row costs that dealer 100 minus
   points (never doubled by Böcke) and the deal passes on; the Böcke wait.
-* Under DDV scoring there are no Böcke and no Miese (TSR).
+* Under DDV scoring there are no Miese (TSR), and Böcke only when asked for
+  (``bock=True``: a house rule many tables add to the DDV points).
 
 >>> sheet = ScoreSheet(["Anna", "Ben", "Cem", "Dora"])
 >>> sheet.dealer, sheet.playing_seats(), sheet.current_multiplier
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kartentisch.errors import KartentischError, RecordError
-from kartentisch.games.doppelkopf.scoring import Counting
+from kartentisch.games.doppelkopf.scoring import Counting, is_power
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.scoring import GameScore
@@ -51,7 +52,7 @@ FAILED_DEALS_LIMIT: Final = 3
 
 
 class SheetError(KartentischError):
-    """A score sheet used against the rules: wrong number of points, Böcke under DDV …"""
+    """A score sheet used against the rules: wrong number of points, a bad Bock factor …"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ class ScoreSheet:
 
     ``players`` are the names by seat, clockwise; ``dealer`` is the first
     dealer's seat. ``bock`` turns Böcke on or off (default: on for the house
-    rules; DDV scoring has none and refuses them). ``counting`` is the option of
+    rules, off for DDV scoring, which may have them too). ``counting`` is the option of
     that name: what shape a game's points may have (zero-sum, winners only …).
     """
 
@@ -122,8 +123,6 @@ class ScoreSheet:
             )
         if bock is None:
             bock = rules == "house"
-        if bock and rules == "ddv":
-            raise SheetError("DDV scoring has no Böcke")
         if type(bock_rounds) is not int or not 1 <= bock_rounds <= 4:
             raise SheetError(f"Bock rounds must be 1 to 4, not {bock_rounds!r}")
         if bock_stacking not in ("stack", "append"):
@@ -424,7 +423,7 @@ class ScoreSheet:
                 raise RecordError(f'{where}: "dealer" must be a seat from 0 to {n - 1}')
             if len(pts) != n or not all(type(p) is int for p in pts):
                 raise RecordError(f'{where}: "points" must list {n} whole numbers')
-            if not _is_power(mult, sheet._factor):
+            if not is_power(mult, sheet._factor):
                 raise RecordError(f'{where}: "multiplier" must be a power of {sheet._factor}')
             if added not in (0, n * sheet._bock_rounds):
                 raise RecordError(f'{where}: "bocks_added" must be 0 or {n * sheet._bock_rounds}')
@@ -451,10 +450,3 @@ def _field(data: Mapping[str, Any], name: str, kind: type, where: str = "score s
     if not isinstance(value, kind):
         raise RecordError(f'{where}: field "{name}" must be {kind.__name__}')
     return value
-
-
-def _is_power(m: int, base: int) -> bool:
-    """Whether ``m`` is ``base`` to a whole power (1 included)."""
-    while m > 1 and m % base == 0:
-        m //= base
-    return m == 1

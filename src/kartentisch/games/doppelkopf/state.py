@@ -42,7 +42,7 @@ from kartentisch.engine import GameState
 from kartentisch.errors import DealError, NotationError
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
-from kartentisch.games.doppelkopf.scoring import Announcement, GameScore
+from kartentisch.games.doppelkopf.scoring import Announcement, GameScore, is_power
 from kartentisch.games.doppelkopf.trumps import is_normal_order, pig_card, sort_hand, trick_order
 from kartentisch.tricks import PlayedTrick, TrickOrder, TrickPlay
 
@@ -100,7 +100,7 @@ class DealState(GameState[Action]):
             raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         m = bock_multiplier
         f = options.bock_factor
-        if type(m) is not int or not _power_of(m, f):
+        if type(m) is not int or not is_power(m, f):
             raise DealError(f"the Bock multiplier must be 1, {f}, {f * f} …, not {m!r}")
         if m != 1 and not options.bock:
             raise DealError("these rules have no Böcke: the Bock multiplier must be 1")
@@ -385,12 +385,3 @@ def _to_card(value: object) -> Card:
     if isinstance(value, int) and not isinstance(value, bool):
         return Card(value)
     raise NotationError(f"{value!r} is not a card; write cards as text such as QC or 10H")
-
-
-def _power_of(m: int, base: int) -> bool:
-    """Whether ``m`` is ``base`` to a whole power (1 included)."""
-    if m < 1:
-        return False
-    while m > 1 and m % base == 0:
-        m //= base
-    return m == 1
