@@ -210,7 +210,10 @@ def _check(deal: Any) -> None:
                 for line in lines
                 if line["key"] == "explain.ddv.announced"
             )
-            assert (added == 0) == (f.doubling or not any(f.announcements))
+            stages = {"no90", "no60", "no30", "schwarz"}
+            adds = {"double": set(), "add": {"re", "kontra", *stages}, "re_doubles": stages}
+            said = any(a.word in adds[f.value_rule] for a in f.announcements)
+            assert (added == 0) == (not said)
             game = 10 if score.winner == "re" else 20
             assert game + sum(items.values()) + extras + added == score.base
         assert ("explain.bock_trigger" in keys) == score.bock_trigger
@@ -244,6 +247,8 @@ def _check(deal: Any) -> None:
         ("ddv", 4, 9, "add"),
         ("house", 4, 10, "add"),
         ("ddv", 4, 11, "double"),
+        ("house", 4, 12, "re_doubles"),
+        ("ddv", 4, 13, "re_doubles"),
     ],
 )
 def test_the_explanation_adds_up_on_random_games(

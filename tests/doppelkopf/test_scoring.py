@@ -892,3 +892,47 @@ def test_a_ddv_session_with_boecke() -> None:
     if deal.score is not None:
         assert deal.score.multiplier % 2 == 0
         assert sum(deal.score.points) == 0
+
+
+# -- Re/Kontra double, the stages add (``announcement_value="re_doubles"``) -------------
+
+
+class TestReDoubles:
+    def _score(self, re_augen: int, rules: str = "house", **kw: object) -> GameScore:
+        f = facts(neutral(re_augen), rules=rules, **kw)  # type: ignore[arg-type]
+        return score_game(dataclasses.replace(f, announcement_value="re_doubles"))
+
+    def test_house_scoring(self) -> None:
+        # Re (seats 0, 2) says Re and keine 90 and wins with 151: 10 + 10 (U9) + 10
+        # (keine 90 adds) = 30, ×2 for Re = 60.
+        s = self._score(151, ann=[(0, "no90")])
+        assert (s.base, s.multiplier, s.points) == (30, 2, (60, 0, 60, 0))
+        # Kontra said Kontra too: ×4.
+        s = self._score(151, ann=[(0, "no90"), (1, "kontra")])
+        assert (s.base, s.multiplier, s.points) == (30, 4, (120, 0, 120, 0))
+        # Without stages it is plain doubling.
+        assert self._score(151, ann=[(0, "re")]).points == (40, 0, 40, 0)
+        # A missed keine 90: Kontra wins 20 + 10 (the stage said) = 30, ×2 = 60.
+        s = self._score(140, ann=[(0, "no90")])
+        assert s.winner == "kontra" and s.points == (0, 60, 0, 60)
+
+    def test_ddv_scoring(self) -> None:
+        # 1 (won) + 1 (U9) + 1 (keine 90 adds) = 3, ×2 for Re: 6 each.
+        s = self._score(151, "ddv", ann=[(0, "no90")])
+        assert s.points == (6, -6, 6, -6)
+        s = self._score(151, "ddv", ann=[(0, "no90"), (1, "kontra")])
+        assert s.points == (12, -12, 12, -12)
+        # The same words adding (the TSR): 1 + 1 + 2 (Re) + 1 (keine 90) + 2 (Kontra) = 7.
+        f = facts(neutral(151), rules="ddv", ann=[(0, "no90"), (1, "kontra")])
+        assert score_game(f).points == (7, -7, 7, -7)
+
+    def test_house_solo(self) -> None:
+        # A house solo has no stages to announce: Kontra doubles as ever (250 × 2).
+        f = facts(
+            neutral(151, re=frozenset({0})),
+            re=frozenset({0}),
+            game_type="queens",
+            ann=[(1, "kontra")],
+        )
+        s = score_game(dataclasses.replace(f, announcement_value="re_doubles"))
+        assert (s.base, s.multiplier, s.points) == (250, 2, (500, 0, 0, 0))

@@ -325,9 +325,10 @@ def _added_lines(
     10); the lines and the sum."""
     out = []
     total = 0
+    doubles = f.facts.doubles
     for p in PARTIES:
         for level in f.announced[p]:
-            if skip_solo_re and p == "re" and level == 0:
+            if (skip_solo_re and p == "re" and level == 0) or doubles(level):
                 continue
             points = (2 if level == 0 else 1) * unit
             total += points
@@ -354,6 +355,7 @@ def _announcement_lines(
         levels = f.declared[p] if declared else f.announced[p]
         if skip_solo_re and p == "re":
             levels = [lv for lv in levels if lv > 0]
+        levels = [lv for lv in levels if f.facts.doubles(lv)]
         if not levels:
             continue
         times = 1 << len(levels)
@@ -437,14 +439,19 @@ def _house_normal(f: _Facts) -> list[Line]:
         out.append(_extra_line(e.name, e.trick, e.party, 10 if e.party == winner else -10))
     if not score.extras:
         out.append(_line("explain.no_extras"))
-    if facts.doubling:
-        out.append(_line("explain.base", base=score.base))
-        said, _ = _announcement_lines(f, skip_solo_re=False)
-        out += said or [_line("explain.no_announcements")]
-    else:
-        said, _ = _added_lines(f, winner, 10, skip_solo_re=False)
-        out += said or [_line("explain.no_announcements")]
+    added, _ = _added_lines(f, winner, 10, skip_solo_re=False)
+    doubled, _ = _announcement_lines(f, skip_solo_re=False)
+    if added:  # (the words that add: all of them, or the stages only)
+        out += added
         out.append(_line("explain.base_sum", base=score.base))
+    elif not facts.doubling:
+        out.append(_line("explain.no_announcements"))
+        out.append(_line("explain.base_sum", base=score.base))
+    else:
+        out.append(_line("explain.base", base=score.base))
+    out += doubled
+    if facts.doubling and not doubled and not added:
+        out.append(_line("explain.no_announcements"))
     out += _bock_lines(f, winner)
     value = score.base * score.multiplier
     out.append(_line("explain.value", base=score.base, multiplier=score.multiplier, value=value))
@@ -467,21 +474,19 @@ def _house_solo(f: _Facts) -> list[Line]:
         sum(1 for e in score.extras if e.party == "re")
         - sum(1 for e in score.extras if e.party == "kontra")
     )
-    if facts.doubling:
-        said, _ = _announcement_lines(f, skip_solo_re=True)
-        game = score.base - net
-    else:
-        said, added = _added_lines(f, winner, 10, skip_solo_re=True)
-        with_extras = score.base - net
-        game = with_extras - added if with_extras > 0 else with_extras + added
+    doubled, _ = _announcement_lines(f, skip_solo_re=True)
+    said, added = _added_lines(f, winner, 10, skip_solo_re=True)
+    with_extras = score.base - net
+    game = with_extras - added if with_extras > 0 else with_extras + added
     out.append(_line(key, game=_tx(f"dk.game.{facts.game_type}"), points=game))
     for e in score.extras:
         out.append(_extra_line(e.name, e.trick, e.party, 10))
     if facts.ouvert:
         out.append(_line("explain.ouvert", factor=2))
     out += said
-    if said and not facts.doubling:
+    if said:
         out.append(_line("explain.base_sum", base=score.base))
+    out += doubled
     out += _bock_lines(f, winner)
     value = score.base * score.multiplier
     out.append(_line("explain.value", base=score.base, multiplier=score.multiplier, value=value))
@@ -553,8 +558,8 @@ def _ddv(f: _Facts) -> list[Line]:
         if not null:
             below = stages_below(augen[loser], won[loser])
             out += _stage_lines(loser, below, 1, winner, offence=f.offending is not None)
-        if not facts.doubling:  # (doubling: they double the value instead, below)
-            out += _added_lines(f, winner, 1, skip_solo_re=False)[0]
+        # (the words that double: the value, below)
+        out += _added_lines(f, winner, 1, skip_solo_re=False)[0]
     elif not null:
         for p in PARTIES:
             o = _other(p)

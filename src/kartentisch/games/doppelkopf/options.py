@@ -63,7 +63,7 @@ ArmutReturn = Literal["plain_first", "any"]
 Timing = Literal["ten_cards", "ddv"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
-AnnouncementValue = Literal["double", "add"]
+AnnouncementValue = Literal["double", "add", "re_doubles"]
 DulleOrder = Literal["first", "second", "second_except_last"]
 AgainstPoints = Literal["each", "highest"]
 BockStacking = Literal["stack", "append"]
@@ -151,6 +151,7 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
         "kings_redeal": 0,
         "nines_redeal": 5,
         "announcements": "ddv",
+        "announcement_value": "re_doubles",
         "rot_geht_rum": "off",
         "sonderpunkte": FREEDOKO_SONDERPUNKTE,
         "bock_triggers": ("tie",),
@@ -230,7 +231,12 @@ SCHEMA: Final = OptionSchema(
         Option("low_augen_redeal", "whole", low=0, high=90, group="schmeissen"),
         Option("fox_redeal", "flag", group="schmeissen"),
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
-        Option("announcement_value", "choice", choices=("double", "add"), group="announcements"),
+        Option(
+            "announcement_value",
+            "choice",
+            choices=("double", "add", "re_doubles"),
+            group="announcements",
+        ),
         Option("against_points", "choice", choices=("each", "highest"), group="announcements"),
         Option("announcement_reply", "flag", group="announcements"),
         Option("hochzeit_shift", "flag", group="announcements"),
@@ -328,8 +334,10 @@ class DoppelkopfOptions:
     than the other party's last word needed) and ``hochzeit_shift`` (a Hochzeit's
     deadlines move by its deciding trick), both on as in the TSR.
     ``announcement_value``: ``double`` (each announcement, and each word a higher
-    one implies, doubles the game's value: the sheet) or ``add`` (TSR 7.2.3: Re and
-    Kontra add 2 each, each stage 1; 20 and 10 under house scoring).
+    one implies, doubles the game's value: the sheet), ``add`` (TSR 7.2.3: Re and
+    Kontra add 2 each, each stage 1; 20 and 10 under house scoring) or
+    ``re_doubles`` (Re and Kontra double, each stage adds 1, 10 under house
+    scoring: FreeDoko's way).
     ``against_points``: under DDV scoring, a point for reaching 120, 90, 60 or 30
     against each of the other party's announced stages (TSR 7.2.2) or against its
     highest only.

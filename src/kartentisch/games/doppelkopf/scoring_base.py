@@ -68,8 +68,9 @@ Word = Literal["re", "kontra", "no90", "no60", "no30", "schwarz"]
 Rules = Literal["house", "ddv"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 #: What an announcement does to the game's value: doubles it (the sheet) or adds to it
-#: (TSR 7.2.3: Re and Kontra 2 each, every stage announced 1; ×10 under house scoring).
-AnnouncementValue = Literal["double", "add"]
+#: (TSR 7.2.3: Re and Kontra 2 each, every stage announced 1; ×10 under house scoring),
+#: or ``re_doubles``: Re and Kontra double while each stage adds (FreeDoko's way).
+AnnouncementValue = Literal["double", "add", "re_doubles"]
 Counting = Literal["scoring", "zero_sum", "winners", "losers"]
 
 PARTIES: Final[tuple[Party, Party]] = ("re", "kontra")
@@ -261,11 +262,22 @@ class GameFacts:
         return _HOUSE_TRIGGERS
 
     @property
-    def doubling(self) -> bool:
-        """Whether each announcement doubles the value (else it adds points)."""
+    def value_rule(self) -> AnnouncementValue:
+        """What announcements do to the value in this game (``announcement_value``)."""
         if self.announcement_value is not None:
-            return self.announcement_value == "double"
-        return self.rules == "house"
+            return self.announcement_value
+        return "double" if self.rules == "house" else "add"
+
+    @property
+    def doubling(self) -> bool:
+        """Whether Re and Kontra double the value (else every word adds points)."""
+        return self.value_rule != "add"
+
+    def doubles(self, level: int) -> bool:
+        """Whether an announced ``level`` (0 Re/Kontra, 1–4 the stages) doubles the value;
+        a level that does not adds points."""
+        rule = self.value_rule
+        return rule == "double" or (rule == "re_doubles" and level == 0)
 
     @property
     def counted_extras(self) -> frozenset[str]:
@@ -407,7 +419,8 @@ class CheckedGame:
     offending: Party | None
     #: Announced levels per party, each word implying the lower ones (0 = Re/Kontra).
     announced: Mapping[Party, frozenset[int]]
-    #: How many announcements count as doublings (house) — explicit and implied.
+    #: How many announcements count as doublings — explicit and implied (with
+    #: ``announcement_value="re_doubles"`` only Re and Kontra).
     doublings: int
     #: The party of each playing seat.
     parties: Mapping[int, Party]
@@ -561,7 +574,10 @@ def prepare_game(f: GameFacts, complete: bool | None = None) -> CheckedGame:
     announced = {
         p: frozenset(range(max(explicit[p]) + 1)) if explicit[p] else frozenset() for p in PARTIES
     }
-    doublings = len(announced["re"]) + len(announced["kontra"])
+    if f.value_rule == "re_doubles":
+        doublings = (0 in announced["re"]) + (0 in announced["kontra"])
+    else:
+        doublings = len(announced["re"]) + len(announced["kontra"])
     if f.solo and f.rules == "house" and 0 in announced["re"]:
         doublings -= 1  # the solo's Re is already in its value (seed 003 § Solo)
     if f.solo and f.rules == "ddv" and f.ouvert and f.game_type != "null":

@@ -129,9 +129,9 @@ def score_ddv(g: CheckedGame) -> GameScore:
         for stage in stages:
             items.append((winner, 1, f"stage {stage}"))
         for p in PARTIES:
-            if f.doubling:
-                break  # announcements double the value instead (below)
             for level in sorted(g.announced[p]):
+                if f.doubles(level):
+                    continue  # it doubles the value instead (below)
                 word = p if level == 0 else STAGES[level - 1]
                 items.append((winner, 2 if level == 0 else 1, f"{p.capitalize()} announced {word}"))
     elif not g.null:
@@ -167,7 +167,8 @@ def score_ddv(g: CheckedGame) -> GameScore:
         lines.append("Ouvert Nullsolo: ×2 (seed 003 § Solo).")
     if f.doubling and g.doublings:
         multiplier <<= g.doublings
-        lines.append(f"Announcements: ×2 each, ×{1 << g.doublings}.")
+        each = "Re and Kontra" if f.value_rule == "re_doubles" else "Announcements"
+        lines.append(f"{each}: ×2 each, ×{1 << g.doublings}.")
     if f.bock_multiplier > 1:
         multiplier *= f.bock_multiplier
         lines.append(f"Böcke: ×{f.bock_multiplier}.")

@@ -123,7 +123,7 @@ def score_house(g: CheckedGame) -> GameScore:
     own, their = count_extras(extras, winner), count_extras(extras, loser)
     game = 10 if winner == "re" else 20
     base = game + 10 * len(stages) + 10 * (own - their)
-    said = 0 if f.doubling else announced_points(g)
+    said = announced_points(g)
     lines.append(
         f"Base: {game} ({winner.capitalize()} wins) {term(10 * len(stages))} (stages) "
         f"{term(10 * (own - their))} (extra points {own}:{their})"
@@ -160,11 +160,12 @@ def score_house(g: CheckedGame) -> GameScore:
 def announced_points(g: CheckedGame, skip_solo_re: bool = False) -> int:
     """Announcements that add instead of doubling: 20 for each Re or Kontra (the solo's
     own Re skipped when ``skip_solo_re``), 10 for each stage announced, the lower
-    levels a word implies included (TSR 7.2.3, ×10)."""
+    levels a word implies included (TSR 7.2.3, ×10); the levels that double count 0."""
     total = 0
+    doubles = g.facts.doubles
     for p in PARTIES:
         for level in g.announced[p]:
-            if not (skip_solo_re and p == "re" and level == 0):
+            if not (skip_solo_re and p == "re" and level == 0) and not doubles(level):
                 total += 20 if level == 0 else 10
     return total
 
@@ -183,6 +184,12 @@ def _announcement_line(g: CheckedGame) -> str:
     if not g.facts.doubling:
         added = term(announced_points(g, skip_solo_re=g.facts.solo))
         return f"Announcements: {'; '.join(parts)}: +20 (Re, Kontra), +10 (a stage) each, {added}."
+    if g.facts.value_rule == "re_doubles":
+        added = term(announced_points(g, skip_solo_re=g.facts.solo))
+        return (
+            f"Announcements: {'; '.join(parts)}: Re and Kontra ×2 each, ×{(1 << g.doublings)}; "
+            f"+10 for each stage, {added}."
+        )
     return f"Announcements: {'; '.join(parts)}: ×2 each, ×{(1 << g.doublings)}."
 
 
@@ -200,14 +207,14 @@ def _house_solo_value(g: CheckedGame, winner: Party, lines: list[str]) -> GameSc
         lines.append(extras_line(extras, 10))
         base += 10 * net
     doubled = 1 << g.doublings if f.doubling else 1
-    if not f.doubling and g.doublings:
+    said = announced_points(g, skip_solo_re=True)
+    if said:
         # Added to the result's side: the winner's value grows, the loss deepens.
-        said = announced_points(g, skip_solo_re=True)
         base += said if base > 0 else -said
     multiplier = (2 if f.ouvert else 1) * doubled * f.bock_multiplier
     if f.ouvert:
         lines.append("Ouvert: ×2.")
-    if g.doublings:
+    if g.doublings or said:
         lines.append(_announcement_line(g))
     if f.bock_multiplier > 1:
         lines.append(f"Böcke: ×{f.bock_multiplier}.")
