@@ -84,6 +84,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "announcement_value": "announcements",
         "against_points": "announcements",
         "announcement_reply": "announcements",
+        "announcement_count": "announcements",
         "hochzeit_shift": "announcements",
         "rot_geht_rum": "extras",
         "sonderpunkte": "extras",

@@ -36,6 +36,7 @@ __all__ = [
     "announcement_calls",
     "announcement_verdicts",
     "announcement_words",
+    "counted_cards",
     "may_still_announce",
     "refusal",
 ]
@@ -87,6 +88,16 @@ def announcement_floor(options: DoppelkopfOptions) -> int:
     if options.announcements == "ten_cards":
         return size
     return size - 6 - (options.hochzeit_tricks - 1 if options.hochzeit_shift else 0)
+
+
+def counted_cards(deal: DealState, seat: int) -> int:
+    """The cards in hand a deadline counts for ``seat``: its own (``announcement_count
+    = "cards"``), or as many as the tricks not yet begun (``tricks``: a word in time
+    "with 11 cards" may be said until the first card of the second trick)."""
+    if deal.options.announcement_count == "tricks":
+        return deal.hand_size - (deal.cards_played + 3) // 4
+    play = deal.trick_play
+    return len(play.hands[seat]) if play is not None else 0
 
 
 def may_still_announce(deal: DealState, seat: int, cards: int) -> bool:
@@ -144,9 +155,7 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
         if len(deal.announce_needs) >= 16:
             deal.announce_needs.clear()  # (states of earlier epochs)
         deal.announce_needs[key] = kept
-    play = deal.trick_play
-    assert play is not None
-    cards = len(play.hands[seat])
+    cards = counted_cards(deal, seat)
     return [call for need, call in kept if cards >= need]
 
 
@@ -167,8 +176,7 @@ def announcement_verdicts(
     without, a shared placeholder (legal actions ask for many words at once).
     """
     rulings = _rulings(deal, seat, words, explain=explain)
-    play = deal.trick_play
-    cards = len(play.hands[seat]) if play is not None else 0
+    cards = counted_cards(deal, seat)
     out: list[Verdict] = []
     for word, ruling in zip(words, rulings, strict=True):
         if type(ruling) is not tuple:
@@ -331,6 +339,8 @@ def _late(
 ) -> IllegalActionError:
     """Why ``words`` (said as ``word`` by a seat holding ``cards``) come too late."""
     size = deal.hand_size
+    if deal.options.announcement_count == "tricks":
+        return _late_by_tricks(deal, word, seat, words)
     if deal.options.announcements == "ten_cards":
         return IllegalActionError(
             "announce_with_all_cards",
@@ -349,6 +359,27 @@ def _late(
         seat=seat,
         action=word,
         cards=need,
+    )
+
+
+def _late_by_tricks(deal: DealState, word: str, seat: int, words: list[str]) -> IllegalActionError:
+    """Deadlines counted by tricks: the first card of which trick ended the time."""
+    size = deal.hand_size
+    if deal.options.announcements == "ten_cards":
+        need = size
+    else:
+        shift = _hochzeit_shift(deal)
+        need = max(size - 1 - _STAGE[w] - shift for w in words)
+        reply = reply_minimum(deal, deal.party_of(seat) or "")
+        if reply is not None and words == [word] and word in _PARTY_WORDS:
+            need = min(need, reply)
+    trick = size - need + 1
+    return IllegalActionError(
+        "announcement_deadline_trick",
+        f"{_WORD_TEXT[word]} was in time until the first card of trick {trick}",
+        seat=seat,
+        action=word,
+        trick=trick,
     )
 
 

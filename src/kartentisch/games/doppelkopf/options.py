@@ -61,6 +61,7 @@ HochzeitExtras = Literal["all", "after_found"]
 ArmutRefused = Literal["redeal", "play"]
 ArmutReturn = Literal["plain_first", "any"]
 Timing = Literal["ten_cards", "ddv"]
+AnnouncementCount = Literal["cards", "tricks"]
 SoloLead = Literal["dealer_left", "soloist"]
 RotGehtRum = Literal["extra_point", "bock", "off"]
 AnnouncementValue = Literal["double", "add", "re_doubles"]
@@ -231,6 +232,7 @@ SCHEMA: Final = OptionSchema(
         Option("low_augen_redeal", "whole", low=0, high=90, group="schmeissen"),
         Option("fox_redeal", "flag", group="schmeissen"),
         Option("announcements", "choice", choices=("ten_cards", "ddv"), group="announcements"),
+        Option("announcement_count", "choice", choices=("cards", "tricks"), group="announcements"),
         Option(
             "announcement_value",
             "choice",
@@ -333,6 +335,10 @@ class DoppelkopfOptions:
     ``announcement_reply`` (a party may answer with Re/Kontra alone one card later
     than the other party's last word needed) and ``hochzeit_shift`` (a Hochzeit's
     deadlines move by its deciding trick), both on as in the TSR.
+    ``announcement_count``: a deadline "with n cards in hand" counts the
+    announcer's own cards (``cards``, the sheet and the TSR) or the tricks
+    (``tricks``): it is in time until the first card of trick (size − n + 1) is
+    played, for every player alike ("until the first card of the second trick").
     ``announcement_value``: ``double`` (each announcement, and each word a higher
     one implies, doubles the game's value: the sheet), ``add`` (TSR 7.2.3: Re and
     Kontra add 2 each, each stage 1; 20 and 10 under house scoring) or
@@ -401,6 +407,7 @@ class DoppelkopfOptions:
     low_augen_redeal: int = 0
     fox_redeal: bool = False
     announcements: Timing = "ten_cards"
+    announcement_count: AnnouncementCount = "cards"
     announcement_value: AnnouncementValue = "double"
     against_points: AgainstPoints = "each"
     announcement_reply: bool = True
