@@ -71,6 +71,7 @@ def test_every_doppelkopf_option_has_its_group() -> None:
         "stille_hochzeit": "hochzeit",
         "armut": "armut",
         "armut_max_trumps": "armut",
+        "armut_count_foxes": "armut",
         "armut_ask": "armut",
         "armut_refused": "armut",
         "armut_return": "armut",

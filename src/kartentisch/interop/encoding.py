@@ -14,9 +14,10 @@ action space, per-seat observation arrays and the deal's scores.
   9, :data:`DOPPELKOPF_CARDS`; the two copies of a card share its id, and
   the nines are never legal without the ``nines`` option), then 24–72 the
   words of :data:`DOPPELKOPF_WORDS` (declarations, the Armut answer,
-  announcements). The Armut exchange (``give``/``return`` three cards) is
-  made card by card: in those phases the card ids pick the three cards in
-  ascending id order, and the third pick passes them.
+  announcements). The Armut exchange (``give``/``return`` three cards, or
+  all the poor player's trumps when the Füchse do not count and they are
+  more) is made card by card: in those phases the card ids pick the cards in
+  ascending id order, and the last pick passes them.
 
 **Turns**: the seat to move acts; it may also announce (Re, Kontra, keine 90 …)
 on its own turn, before its card. Announcements out of turn and the
@@ -59,6 +60,7 @@ from kartentisch.games.doppelkopf import (
     parse_action,
 )
 from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, HOCHZEIT_RULES
+from kartentisch.games.doppelkopf.armut import exchange_size
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.games.doppelkopf.scoring import GAME_TYPES
 from kartentisch.games.doppelkopf.trumps import AUGEN
@@ -551,8 +553,9 @@ def _slobberhannes_seats(deal: SlobberhannesDeal) -> list[tuple[int, int]]:
 class DoppelkopfTable(Table):
     """A Doppelkopf deal over the 73 ids; scores are the sheet's points of the deal.
 
-    In the Armut exchange the seat to move picks its three cards one id at a
-    time, in ascending id order; :attr:`selection` holds the picks so far.
+    In the Armut exchange the seat to move picks its cards (three, or all the
+    poor player's trumps if more) one id at a time, in ascending id order;
+    :attr:`selection` holds the picks so far.
     Only sets the engine accepts can be completed.
     """
 
@@ -595,14 +598,15 @@ class DoppelkopfTable(Table):
         return doppelkopf_layout(options.players, options.hand_size)
 
     def _exchange_sets(self, seat: int) -> list[tuple[int, ...]]:
-        """Every three-card set (ascending ids) the engine accepts from ``seat`` now."""
+        """Every set of :func:`exchange_size` cards (ascending ids) the engine accepts
+        from ``seat`` now (three, or more when the Füchse do not count for the Armut)."""
         if self._sets is None:
             deal = self.deal
             word = "give" if deal.phase == "armut_give" else "return"
             hand = sorted(deal.hand(seat), key=_DOKO_ID.__getitem__)
             seen: set[tuple[int, ...]] = set()
             sets: list[tuple[int, ...]] = []
-            for combo in itertools.combinations(hand, 3):
+            for combo in itertools.combinations(hand, exchange_size(deal)):
                 key = tuple(_DOKO_ID[c] for c in combo)
                 if key in seen:
                     continue
@@ -645,7 +649,7 @@ class DoppelkopfTable(Table):
             self.selection.append(action)
             receiver = deal.armut_partner if deal.phase == "armut_give" else deal.armut_by
             assert receiver is not None
-            if len(self.selection) < 3:
+            if len(self.selection) < exchange_size(deal):
                 self.hidden[index] = (receiver, "", "")
                 return
             word = "give" if deal.phase == "armut_give" else "return"

@@ -86,9 +86,10 @@ DOPPELKOPF_GAME: Final = "python_kartentisch_doppelkopf"
 _HOUSE_BOUND: Final = 1000 * 2 * 2**10
 #: DDV Doppelkopf: well above any game value (×3 for the soloist, ×2 an ouvert Nullsolo).
 _DDV_BOUND: Final = 512
-#: Decisions besides the cards: declarations, the Armut (answer and 2 × 3 picks),
-#: and each playing seat's announcements (each word at most once).
-_DOPPELKOPF_EXTRA_MOVES: Final = 16 + 7 + 4 * 6
+#: Decisions besides the cards: declarations, the Armut (up to three answers and
+#: 2 × 5 picks: five when the Füchse do not count), and each playing seat's
+#: announcements (each word at most once).
+_DOPPELKOPF_EXTRA_MOVES: Final = 16 + 13 + 4 * 6
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,19 @@ else the holder of the other Alte ("nach oben"), else the next seat without
 one ("nach unten"). He accepts or refuses (a refusal voids the deal); the
 poor player gives three cards holding all his trumps, the partner returns
 three, trumps only when he lacks other cards. Then play starts.
+
+With ``armut_count_foxes`` off the Füchse (♦A) do not count towards the
+Armut's limit: a hand of three trumps and both Füchse is poor, and the poor
+player gives all five trumps; the partner returns as many cards
+(:func:`exchange_size`: three, or the poor player's trumps if more).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
+from kartentisch.cards import Card
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Action, Call
@@ -23,7 +32,33 @@ from kartentisch.games.doppelkopf.play import start_play
 from kartentisch.games.doppelkopf.state import DealState
 from kartentisch.games.doppelkopf.trumps import AUGEN, QUEEN_OF_CLUBS
 
-__all__ = ["answer_armut", "check_exchange", "exchange", "exchange_options", "offer_armut"]
+#: The Fuchs (♦A).
+FOX: Final = Card("AD")
+
+__all__ = [
+    "answer_armut",
+    "armut_trumps",
+    "check_exchange",
+    "exchange",
+    "exchange_options",
+    "exchange_size",
+    "offer_armut",
+]
+
+
+def armut_trumps(deal: DealState, cards: Sequence[Card]) -> int:
+    """The trumps of ``cards`` that count towards the Armut's limit: all of them, or
+    all but the Füchse (option ``armut_count_foxes`` off)."""
+    trumps = deal.trumps_in(cards)
+    if not deal.options.armut_count_foxes:
+        trumps -= cards.count(FOX)
+    return trumps
+
+
+def exchange_size(deal: DealState) -> int:
+    """How many cards each way in the Armut: three, or all the poor player's trumps
+    where they are more (Füchse not counted for the limit, but given)."""
+    return max(3, deal.armut_trumps)
 
 
 def offer_armut(deal: DealState) -> list[Event]:
@@ -85,28 +120,27 @@ def answer_armut(deal: DealState, call: Call, seat: int) -> list[Event]:
 
 
 def exchange_options(deal: DealState, seat: int) -> list[Action]:
-    """Armut: a few sensible exchanges (any valid three cards are accepted).
-
-    Only exchanges :func:`check_exchange` accepts are offered (an Armut holds at
-    most three trumps: ``armut_max_trumps`` is at most 3).
+    """Armut: a few sensible exchanges (any valid set of :func:`exchange_size` cards
+    is accepted). Only exchanges :func:`check_exchange` accepts are offered.
     """
     hand = deal.hands[seat]
     suit_of = deal.order.suit_of
     trumps = [c for c in hand if suit_of[c] == 4]
     plain = sorted((c for c in hand if suit_of[c] != 4), key=lambda c: (AUGEN[c], c))
     word = "give" if deal.phase == "armut_give" else "return"
+    size = exchange_size(deal)
     if word == "give":
-        need = 3 - len(trumps)
+        need = size - len(trumps)
         choices = [
             tuple(trumps) + tuple(plain[:need]),
             tuple(trumps) + tuple(plain[-need:] if need else ()),
         ]
     else:
-        if len(plain) >= 3:
-            choices = [tuple(plain[:3]), tuple(plain[-3:])]
+        if len(plain) >= size:
+            choices = [tuple(plain[:size]), tuple(plain[-size:])]
         else:
             low_trumps = sorted(trumps, key=lambda c: deal.order.power[c])
-            choices = [tuple(plain) + tuple(low_trumps[: 3 - len(plain)])]
+            choices = [tuple(plain) + tuple(low_trumps[: size - len(plain)])]
     out: list[Action] = []
     for cards in choices:
         call = Call(word, cards=tuple(sorted(cards)))
@@ -125,21 +159,24 @@ def _accepted(deal: DealState, call: Call, seat: int) -> bool:
 
 def check_exchange(deal: DealState, call: Call, seat: int) -> None:
     word = "give" if deal.phase == "armut_give" else "return"
+    size = exchange_size(deal)
     if call.word != word:
         raise IllegalActionError(
             "armut_exchange",
-            f"seat {seat} must {word} three cards now ('{word} C C C')",
+            f"seat {seat} must {word} {size} cards now ('{word} " + "C " * (size - 1) + "C')",
             seat=seat,
             action=call,
+            k=size,
         )
     cards = list(call.cards)
     hand = list(deal.hands[seat])
-    if len(cards) != 3:
+    if len(cards) != size:
         raise IllegalActionError(
             "armut_three_cards",
-            f"exactly three cards are passed, not {len(cards)}",
+            f"exactly {size} cards are passed, not {len(cards)}",
             seat=seat,
             action=call,
+            k=size,
         )
     for card in cards:
         if card not in hand:
@@ -156,14 +193,14 @@ def check_exchange(deal: DealState, call: Call, seat: int) -> None:
         if left:
             raise IllegalActionError(
                 "armut_all_trumps",
-                f"the three cards must hold all trumps: {left[0].symbol} is still in hand",
+                f"the cards given must hold all trumps: {left[0].symbol} is still in hand",
                 seat=seat,
                 action=call,
             )
     elif deal.options.armut_return == "plain_first":
         trumps = sum(1 for c in cards if suit_of[c] == 4)
         plain_in_hand = sum(1 for c in deal.hands[seat] if suit_of[c] != 4)
-        if trumps > max(0, 3 - plain_in_hand):
+        if trumps > max(0, size - plain_in_hand):
             raise IllegalActionError(
                 "armut_return_plain",
                 "trumps go back only when there are not enough other cards",

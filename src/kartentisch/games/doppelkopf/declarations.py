@@ -19,7 +19,7 @@ from kartentisch.cards import Card, Rank, Suit
 from kartentisch.engine import Event
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import HOCHZEIT_RULES, Action, Call
-from kartentisch.games.doppelkopf.armut import offer_armut
+from kartentisch.games.doppelkopf.armut import armut_trumps, offer_armut
 from kartentisch.games.doppelkopf.events import Declared, Redeal
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.games.doppelkopf.play import start_play
@@ -237,7 +237,7 @@ def may_declare_armut(deal: DealState, seat: int) -> bool:
         deal.options.armut
         and deal.armut_by is None
         and deal.hands[seat].count(QUEEN_OF_CLUBS) < 2
-        and deal.trumps_in(deal.hands[seat]) <= deal.options.armut_max_trumps
+        and armut_trumps(deal, deal.hands[seat]) <= deal.options.armut_max_trumps
     )
 
 
@@ -357,12 +357,13 @@ def check_declaration(deal: DealState, call: Call, seat: int) -> None:
                 seat=seat,
                 action=call,
             )
-        trumps = deal.trumps_in(deal.hands[seat])
+        trumps = armut_trumps(deal, deal.hands[seat])
         limit = deal.options.armut_max_trumps
         if trumps > limit:
+            counted = "" if deal.options.armut_count_foxes else " besides the Füchse"
             raise IllegalActionError(
                 "armut_too_many_trumps",
-                f"an Armut is at most {limit} trumps; seat {seat} holds {trumps}",
+                f"an Armut is at most {limit} trumps{counted}; seat {seat} holds {trumps}",
                 seat=seat,
                 action=call,
             )

@@ -222,6 +222,7 @@ SCHEMA: Final = OptionSchema(
         Option("armut", "flag", group="armut"),
         # The poor player gives three cards holding all his trumps (seed 003).
         Option("armut_max_trumps", "whole", low=0, high=3, group="armut"),
+        Option("armut_count_foxes", "flag", group="armut"),
         Option("armut_ask", "choice", choices=("sheet", "in_turn"), group="armut"),
         Option("armut_refused", "choice", choices=("redeal", "play"), group="armut"),
         Option("armut_return", "choice", choices=("plain_first", "any"), group="armut"),
@@ -317,6 +318,9 @@ class DoppelkopfOptions:
     solo; off, he must declare the Hochzeit (or a solo).
     ``armut``: mangelnder Trumpf may be declared with at most
     ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
+    ``armut_count_foxes``: the Füchse count towards that limit (the sheet); off,
+    they do not, and the poor player gives every trump he holds (up to five: three
+    and both Füchse), the partner returning as many cards.
     ``armut_ask``: who is asked to take it: as the sheet says (the other Alte's
     holder, else a player without one) or ``in_turn`` (each player from the poor
     player's left until one accepts; the two are Re). ``armut_refused``: when
@@ -397,6 +401,7 @@ class DoppelkopfOptions:
     stille_hochzeit: bool = True
     armut: bool = True
     armut_max_trumps: int = 3
+    armut_count_foxes: bool = True
     armut_ask: ArmutAsk = "sheet"
     armut_refused: ArmutRefused = "redeal"
     armut_return: ArmutReturn = "plain_first"

@@ -379,6 +379,8 @@ class DoppelkopfTable:
                 "direction": obs.armut_direction or None,
                 "trumps": obs.armut_trumps,
                 "returned_trumps": obs.armut_returned_trumps,
+                # Cards each way: three, or all the poor player's trumps if more.
+                "size": max(3, obs.armut_trumps),
                 # Only the two who exchanged see the cards (the observation says so).
                 "cards": _cards(obs.armut_cards) if mine else [],
                 "returned": _cards(obs.armut_returned) if mine else [],

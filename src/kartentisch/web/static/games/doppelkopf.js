@@ -347,20 +347,21 @@ function armutBar(view, ctx) {
       h("div.row", {}, legal.map((call) => h(`button.dk-call${call === "accept" ? ".primary" : ""}`, { onclick: () => ctx.act(call), "data-action": call }, callText(call)))));
   }
   const word = view.phase === "armut_give" ? "give" : "return";
+  const size = (view.armut && view.armut.size) || 3;  // three cards, or all the trumps if more
   const chosen = selection(view, memory);
   const cards = chosen.map((i) => view.hand[i]);
   const send = h("button.primary", {
-    disabled: cards.length !== 3,
-    "data-action": cards.length === 3 ? `${word} ${cards.join(" ")}` : null,
+    disabled: cards.length !== size,
+    "data-action": cards.length === size ? `${word} ${cards.join(" ")}` : null,
     onclick: () => {
       memory.armut = null;
       ctx.act(`${word} ${cards.join(" ")}`);
     },
-  }, t(`dk.${word}_selected`, { n: cards.length }));
+  }, t(`dk.${word}_selected`, { n: cards.length, k: size }));
   const hints = legal.filter((c) => c.startsWith(`${word} `)).map((call) =>
     h("button.small", { onclick: () => ctx.act(call), "data-action": call, title: t("dk.suggestion") }, callText(call)));
   return h("div.dk-actions", {},
-    h("p.dk-hint", {}, t(word === "give" ? "dk.give_hint" : "dk.return_hint")),
+    h("p.dk-hint", {}, t(word === "give" ? "dk.give_hint" : "dk.return_hint", { k: size })),
     h("div.row", {}, send, hints.length ? h("span.muted", {}, t("dk.or")) : null, hints));
 }
 
@@ -404,7 +405,7 @@ function handRow(view, ctx) {
         onclick: () => {
           const at = chosen.indexOf(i);
           if (at >= 0) chosen.splice(at, 1);
-          else if (chosen.length < 3) chosen.push(i);
+          else if (chosen.length < ((view.armut && view.armut.size) || 3)) chosen.push(i);
           ctx.rerender();
         },
       }));
