@@ -376,6 +376,42 @@ def test_the_armut_cards_are_seen_by_the_two_only() -> None:
     pytest.fail("no seed gave an Armut")
 
 
+def test_an_armut_of_more_than_three_cards_when_the_fuechse_do_not_count() -> None:
+    """``armut_count_foxes`` off: the view says how many cards go each way, the poor
+    player gives all his trumps and gets as many back, seen by the two only."""
+    for seed in range(200):
+        game = new_game(seed=seed, armut_count_foxes=False)
+        rng = random.Random(seed)
+        while game.view(None)["phase"] in ("declare", "armut_answer"):
+            step(game, poor, rng)
+        armut = game.view(None)["armut"]
+        if armut is None or game.view(None)["phase"] != "armut_give" or armut["trumps"] <= 3:
+            continue
+        size = armut["trumps"]
+        assert armut["size"] == size and all(
+            game.view(s)["armut"]["size"] == size for s in range(4)
+        )
+        poor_seat, partner = armut["seat"], armut["partner"]
+        hand = game.view(poor_seat)["hand"]
+        trumps = [c for c in hand if c in game.view(poor_seat)["trumps"]]
+        assert len(trumps) == size and hand.count("AD") >= 1
+        gives = [a for a in game.legal(poor_seat) if a.startswith("give ")]
+        assert gives and all(len(a.split()) == 1 + size for a in gives)
+        game.act(poor_seat, gives[0])
+        assert len(game.view(partner)["hand"]) == len(hand) + size
+        back = [a for a in game.legal(partner) if a.startswith("return ")]
+        assert back and all(len(a.split()) == 1 + size for a in back)
+        game.act(partner, back[0])
+        assert game.view(None)["phase"] == "play"
+        assert len(game.view(poor_seat)["hand"]) == len(hand)
+        assert len(game.view(poor_seat)["armut"]["returned"]) == size
+        assert all(
+            game.view(s)["armut"]["cards"] == [] for s in range(4) if s not in armut.values()
+        )
+        return
+    pytest.fail("no seed gave an Armut of more than three trumps")
+
+
 def test_the_ouvert_hand_is_public() -> None:
     game = new_game(seed=1)
     rng = random.Random(1)
