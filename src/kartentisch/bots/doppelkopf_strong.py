@@ -20,7 +20,16 @@ Augen (30, 60, 90, 121, 151, 181, 211), so for each sample and card the
 solver only finds between which of them the value lands — a few null-window
 searches (:func:`~kartentisch.search.doppelkopf_solver.reached`) instead of
 an exact value, which is about a hundred times cheaper. Extra points (Fuchs,
-Karlchen, Doppelkopf) and the announcement multiplier are left out.
+Karlchen, Doppelkopf) and the announcement multiplier are left out there.
+
+**The last tricks are scored as the table scores them.** Once at most
+``score_tricks`` tricks remain (3 by default), each sample is searched to its
+end by :mod:`kartentisch.search.doppelkopf_endgame`: every ending scored by
+the engine's own scorer under the table's options (extra points such as the
+Karlchen, a Fuchs caught or a Doppelkopf trick, the announcements' value, DDV
+or house points, the counting, the Bock multiplier), Re maximising Re's
+points minus Kontra's. With ``score_tricks=0`` the Augen utility above plays
+to the last card.
 
 **When it searches.** Solving a whole deal exactly takes seconds to
 minutes, so the exact search starts once at most ``exact_tricks`` tricks
@@ -47,6 +56,7 @@ from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+from kartentisch.search.doppelkopf_endgame import Ending
 from kartentisch.search.doppelkopf_solver import reached
 
 __all__ = ["StrongDoppelkopfBot", "house_utility", "utility_steps"]
@@ -120,6 +130,7 @@ class StrongDoppelkopfBot:
         node_budget: int = 4_000_000,
         exact_tricks: int = 6,
         horizon: int = 0,
+        score_tricks: int = 3,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
@@ -127,6 +138,7 @@ class StrongDoppelkopfBot:
         self.node_budget = node_budget
         self.exact_tricks = exact_tricks
         self.horizon = horizon
+        self.score_tricks = score_tricks
         self.fallback = HeuristicDoppelkopfBot(random.Random(self.rng.getrandbits(64)))
         #: Nodes searched for the last decision (for benchmarks).
         self.last_nodes = 0
@@ -143,11 +155,24 @@ class StrongDoppelkopfBot:
         thresholds, utilities, own = utility_steps(obs, info.model)
         tricks_left = len(obs.hand)
         horizon = None if tricks_left <= self.exact_tricks else self.horizon
+        ending = None
+        if tricks_left <= self.score_tricks and info.order is not None:
+            ending = Ending.of(obs, info.order)
         totals = [0.0] * len(cards)
         count = nodes = 0
         sign = 1.0 if own else -1.0
         while count < self.samples and (count < self.min_samples or nodes < self.node_budget):
             position = info.sample(self.rng)
+            if ending is not None:
+                # The last tricks: every ending scored as the table scores it.
+                values, leaves = ending.search(position, cards)
+                # (Re's points minus Kontra's; the scoring party is Re but in an ouvert solo.)
+                mine = (obs.seat in position.party) == (position.model == "augen")
+                for i, v in enumerate(values):
+                    totals[i] += v if mine else -v
+                nodes += leaves
+                count += 1
+                continue
             relative = [t - position.taken for t in thresholds]
             base = sum(1 for t in relative if t <= 0)
             live = [t for t in relative if t > 0]

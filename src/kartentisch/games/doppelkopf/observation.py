@@ -79,6 +79,8 @@ class DoppelkopfObservation:
     outcome: str | None = None
     score: GameScore | None = None
     points: tuple[int, ...] = field(default=())
+    #: The trick (1-based) that found the Hochzeit's partner, public; None: not (yet).
+    hochzeit_trick: int | None = None
 
     @property
     def trick_number(self) -> int:
@@ -171,6 +173,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         outcome=deal.outcome,
         score=deal.score,
         points=deal.points(),
+        hochzeit_trick=deal.hochzeit_trick if deal.hochzeit_partner is not None else None,
     )
 
 

@@ -16,7 +16,7 @@ the action; the deal keeps the record of actions and events.
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from kartentisch.cards import Card
 from kartentisch.engine import Event
@@ -49,10 +49,15 @@ from kartentisch.games.doppelkopf.trumps import (
 )
 from kartentisch.tricks import TRUMP, TrickPlay
 
+if TYPE_CHECKING:
+    from kartentisch.games.doppelkopf.options import DoppelkopfOptions
+
 __all__ = [
     "alone_type",
     "clarify_hochzeit",
+    "counted_announcement",
     "deal_pigs",
+    "facts_of",
     "finish",
     "game_facts",
     "offenders",
@@ -323,41 +328,83 @@ def game_facts(deal: DealState) -> GameFacts:
             # A wrong announcement counts as made (seed 003); later offences change nothing.
             if a.seat in offending:
                 kept.append(a)
-        elif not (solo and deal.options.scoring == "house") or a.word == "kontra":
-            # A house solo has no stages and an implicit Re (seed 003 § Solo): only the
-            # opponents' Kontra counts, also in a silent solo no one knew of.
+        elif counted_announcement(a, solo, deal.options):
             kept.append(a)
-    announcements = tuple(kept)
-    return GameFacts(
-        rules=deal.options.scoring,
+    return facts_of(
+        deal.options,
         seats=deal.playing,
-        table_size=deal.options.players,
         re_party=deal.re_party,
         game_type=game_type,
         solo=solo,
         ouvert=deal.ouvert,
-        announcements=announcements,
+        announcements=tuple(kept),
         tricks=tuple(
             [
                 ScoringTrick(tuple(t.seats), tuple(t.cards), t.winner)  # type: ignore[arg-type]
                 for t in play.tricks
             ]
         ),
-        trumps=deal.options.deck_cards() & deal.order.suit_cards[TRUMP],
+        trumps=deal.order.suit_cards[TRUMP],
         scharfe_aces=_scharfe_live(deal, "aces"),
         offenders=offending,
         bock_multiplier=deal.bock_multiplier,
-        rot_geht_rum=deal.options.rot_geht_rum,
-        sonderpunkte=frozenset(deal.options.sonderpunkte),
-        announcement_value=deal.options.announcement_value,
-        bock_triggers=frozenset(deal.options.bock_triggers if deal.options.bock else ()),
-        against_points=deal.options.against_points,
         schweinchen=any(kind == "schweinchen" for _, kind in deal.pigs),
-        counting=deal.options.counting,
-        solo_factor=deal.options.solo_factor,
-        solo_extras=deal.options.solo_sonderpunkte,
         hochzeit_trick=deal.hochzeit_trick if deal.hochzeit_partner is not None else None,
-        hochzeit_extras=deal.options.hochzeit_sonderpunkte,
+    )
+
+
+def counted_announcement(a: Announcement, solo: bool, options: DoppelkopfOptions) -> bool:
+    """Whether an announcement made in time counts for the score: a house solo has no
+    stages and an implicit Re (seed 003 § Solo), so only the opponents' Kontra counts
+    there, also in a silent solo no one knew of."""
+    return not (solo and options.scoring == "house") or a.word == "kontra"
+
+
+def facts_of(
+    options: DoppelkopfOptions,
+    *,
+    seats: tuple[int, ...],
+    re_party: frozenset[int],
+    game_type: str,
+    solo: bool,
+    ouvert: bool,
+    announcements: tuple[Announcement, ...],
+    tricks: tuple[ScoringTrick, ...],
+    trumps: frozenset[Card],
+    scharfe_aces: bool,
+    offenders: frozenset[int],
+    bock_multiplier: int,
+    schweinchen: bool,
+    hochzeit_trick: int | None,
+) -> GameFacts:
+    """The facts of a game: what the deal was, and the table's options as the scorer
+    reads them (the one place that maps the options onto :class:`GameFacts`; the
+    strong bot's search builds the facts of its imagined endings here too)."""
+    return GameFacts(
+        rules=options.scoring,
+        seats=seats,
+        table_size=options.players,
+        re_party=re_party,
+        game_type=game_type,
+        solo=solo,
+        ouvert=ouvert,
+        announcements=announcements,
+        tricks=tricks,
+        trumps=options.deck_cards() & trumps,
+        scharfe_aces=scharfe_aces,
+        offenders=offenders,
+        bock_multiplier=bock_multiplier,
+        rot_geht_rum=options.rot_geht_rum,
+        sonderpunkte=frozenset(options.sonderpunkte),
+        announcement_value=options.announcement_value,
+        bock_triggers=frozenset(options.bock_triggers if options.bock else ()),
+        against_points=options.against_points,
+        schweinchen=schweinchen,
+        counting=options.counting,
+        solo_factor=options.solo_factor,
+        solo_extras=options.solo_sonderpunkte,
+        hochzeit_trick=hochzeit_trick,
+        hochzeit_extras=options.hochzeit_sonderpunkte,
     )
 
 
