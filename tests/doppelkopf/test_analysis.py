@@ -73,10 +73,13 @@ def test_the_losing_card_is_named_with_its_cost(anna: list[DoppelkopfDecision]) 
     assert full.points == {Card("10H"): 10.0, Card("KD"): -20.0}
     assert full.cost == 30.0
     # On what Anna knew the last cards can lie anywhere: the Dulle still wins
-    # the game in every deal she could imagine.
+    # the game in every deal she could imagine. Her estimate scores the last
+    # tricks as the table does: the Dulle also catches a Fuchs in this trick, so
+    # Re wins 20 (10 + the extra point), against Kontra's 20: 40 points.
     seen = ninth.seen
     assert seen is not None and seen.method == "pimc" and seen.samples == 4
-    assert seen.best == Card("10H") and seen.cost == pytest.approx(30.0)
+    assert seen.best == Card("10H") and seen.cost == pytest.approx(40.0)
+    assert seen.expected == {Card("10H"): 20.0, Card("KD"): -20.0}
     # The last card is forced and costs nothing.
     assert cards[9].forced and cards[9].full is None and cards[9].seen is None
 
@@ -140,7 +143,7 @@ def test_text_report(anna: list[DoppelkopfDecision]) -> None:
     text = DoppelkopfAnalysis(anna, tuple(NAMES)).text()
     assert (
         "deal 1, trick 9: Anna played K♦: with all hands known 10♥ was better by 18 Augen "
-        "(30 points) [exact]; on what was known 10♥ was better by 30.00 expected points "
+        "(30 points) [exact]; on what was known 10♥ was better by 40.00 expected points "
         "[PIMC, 4 samples]" in text
     )
     assert "deal 1, trick 10: Anna played 10♥ (forced)" in text
@@ -159,7 +162,7 @@ def test_text_report_in_german_and_russian(anna: list[DoppelkopfDecision]) -> No
     assert len(english) == len(german) == len(russian)
     assert (
         "Spiel 1, Stich 9: Anna spielt K♦: bei offenen Karten war 10♥ um 18 Augen besser "
-        "(30 Punkte) [exakt]; nach dem, was bekannt war, war 10♥ um 30.00 Punkte im "
+        "(30 Punkte) [exakt]; nach dem, was bekannt war, war 10♥ um 40.00 Punkte im "
         "Erwartungswert besser [PIMC, 4 Stichproben]" in german
     )
     assert "Spiel 1, Stich 10: Anna spielt 10♥ (erzwungen)" in german

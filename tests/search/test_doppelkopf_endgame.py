@@ -2,7 +2,8 @@
 
 Its values are checked against brute force through the engine itself: every
 way the remaining cards can be played, each ending scored by the deal, Re
-maximising Re's points minus Kontra's and Kontra minimising them.
+maximising what a Re player scores minus what a Kontra player scores and
+Kontra minimising it.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def _replay(start: DoppelkopfDeal, moves: Sequence[tuple[int, Action]]) -> Doppe
 def _re_minus_kontra(deal: DoppelkopfDeal) -> float:
     re = deal.re_party
     assert re is not None
-    return float(
-        sum(p if s in re else -p for s, p in enumerate(deal.points()) if s in deal.playing)
-    )
+    points = deal.points()
+    mine = [points[s] for s in deal.playing if s in re]
+    theirs = [points[s] for s in deal.playing if s not in re]
+    return sum(mine) / len(mine) - sum(theirs) / len(theirs)
 
 
 def _brute(start: DoppelkopfDeal, moves: list[tuple[int, Action]]) -> float:

@@ -166,7 +166,8 @@ class StrongDoppelkopfBot:
             if ending is not None:
                 # The last tricks: every ending scored as the table scores it.
                 values, leaves = ending.search(position, cards)
-                # (Re's points minus Kontra's; the scoring party is Re but in an ouvert solo.)
+                # (A Re player's points minus a Kontra player's; the scoring party is
+                # Re but in an ouvert solo.)
                 mine = (obs.seat in position.party) == (position.model == "augen")
                 for i, v in enumerate(values):
                     totals[i] += v if mine else -v

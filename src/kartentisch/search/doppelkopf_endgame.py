@@ -11,11 +11,13 @@ out and scores each ending with the engine's own scorer
 options), so a card is worth exactly what it scores under the table's rules.
 
 **The model.** Every hand and both parties are known (a sample of the
-determinizer, as for the exact solver). The value of an ending is the Re party's
-points minus the Kontra party's (a soloist's counted once, as the sheet writes
-it): Re maximises it, Kontra minimises it, alpha-beta over the cards still to
-play (equal cards in a hand searched once). The endings of a deal are few: with
-three tricks left at most 3⁴ · 2⁴ = 1,296 lines, most of them cut off.
+determinizer, as for the exact solver). The value of an ending is what a Re
+player scores minus what a Kontra player scores (each party's mean; house
+rules: Re winning 10 is worth +10, Kontra winning 20 is −20, as the strong
+bot's Augen utility counts): Re maximises it, Kontra minimises it, alpha-beta
+over the cards still to play (equal cards in a hand searched once). The
+endings of a deal are few: with three tricks left at most 3⁴ · 2⁴ = 1,296
+lines, most of them cut off.
 
 >>> from kartentisch.games.doppelkopf import Call, DoppelkopfDeal
 >>> from kartentisch.search.doppelkopf_solver import Position
@@ -110,8 +112,8 @@ class Ending:
         return ending
 
     def values(self, position: Position, cards: Sequence[Card]) -> list[float]:
-        """Re's points minus Kontra's at the end of best play after each of ``cards``
-        (the mover's, in ``position``)."""
+        """A Re player's points minus a Kontra player's at the end of best play after
+        each of ``cards`` (the mover's, in ``position``)."""
         return self.search(position, cards)[0]
 
     def search(self, position: Position, cards: Sequence[Card]) -> tuple[list[float], int]:
@@ -224,4 +226,6 @@ class _Search:
         facts = replace(self.facts, tricks=self.facts.tricks + tuple(self.done))
         points = score_game(facts).points
         re = self.re
-        return float(sum(p if s in re else -p for s, p in enumerate(points) if s in self.seats))
+        mine = [points[s] for s in self.seats if s in re]
+        theirs = [points[s] for s in self.seats if s not in re]
+        return sum(mine) / len(mine) - sum(theirs) / len(theirs)

@@ -7,10 +7,11 @@ one ("nach unten"). He accepts or refuses (a refusal voids the deal); the
 poor player gives three cards holding all his trumps, the partner returns
 three, trumps only when he lacks other cards. Then play starts.
 
-With ``armut_count_foxes`` off the Füchse (♦A) do not count towards the
-Armut's limit: a hand of three trumps and both Füchse is poor, and the poor
-player gives all five trumps; the partner returns as many cards
-(:func:`exchange_size`: three, or the poor player's trumps if more).
+With ``armut_count_foxes`` off a single Fuchs (♦A) does not count towards the
+Armut's limit (both Füchse do: they make a rich hand): a hand of three trumps
+and one Fuchs is poor, and the poor player gives all four trumps; the partner
+returns as many cards (:func:`exchange_size`: three, or the poor player's
+trumps if more).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from kartentisch.games.doppelkopf.events import (
 from kartentisch.games.doppelkopf.play import start_play
 from kartentisch.games.doppelkopf.state import DealState
 from kartentisch.games.doppelkopf.trumps import AUGEN, QUEEN_OF_CLUBS
+from kartentisch.tricks import TRUMP
 
 #: The Fuchs (♦A).
 FOX: Final = Card("AD")
@@ -48,16 +50,17 @@ __all__ = [
 
 def armut_trumps(deal: DealState, cards: Sequence[Card]) -> int:
     """The trumps of ``cards`` that count towards the Armut's limit: all of them, or
-    all but the Füchse (option ``armut_count_foxes`` off)."""
+    all but a single Fuchs (option ``armut_count_foxes`` off; two Füchse count)."""
     trumps = deal.trumps_in(cards)
-    if not deal.options.armut_count_foxes:
-        trumps -= cards.count(FOX)
+    alone = cards.count(FOX) == 1 and FOX in deal.order.suit_cards[TRUMP]
+    if alone and not deal.options.armut_count_foxes:
+        trumps -= 1
     return trumps
 
 
 def exchange_size(deal: DealState) -> int:
     """How many cards each way in the Armut: three, or all the poor player's trumps
-    where they are more (Füchse not counted for the limit, but given)."""
+    where they are more (a Fuchs not counted for the limit, but given)."""
     return max(3, deal.armut_trumps)
 
 

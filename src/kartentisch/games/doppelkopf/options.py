@@ -318,9 +318,9 @@ class DoppelkopfOptions:
     solo; off, he must declare the Hochzeit (or a solo).
     ``armut``: mangelnder Trumpf may be declared with at most
     ``armut_max_trumps`` trumps (0 to 3: the three cards given hold them all).
-    ``armut_count_foxes``: the Füchse count towards that limit (the sheet); off,
-    they do not, and the poor player gives every trump he holds (up to five: three
-    and both Füchse), the partner returning as many cards.
+    ``armut_count_foxes``: a Fuchs counts towards that limit (the sheet); off, a
+    single Fuchs does not (two do), and the poor player gives every trump he
+    holds (up to four: three and the Fuchs), the partner returning as many cards.
     ``armut_ask``: who is asked to take it: as the sheet says (the other Alte's
     holder, else a player without one) or ``in_turn`` (each player from the poor
     player's left until one accepts; the two are Re). ``armut_refused``: when
