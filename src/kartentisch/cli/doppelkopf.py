@@ -357,7 +357,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 self.say(f"{names[event.seat]}: {dk(lang, 'word_' + word)}")
             elif isinstance(event, ArmutCardsPassed):
                 key = "armut_given" if event.kind == "give" else "armut_returned"
-                self.say(dk(lang, key, who=names[event.seat], n=event.trumps))
+                self.say(dk(lang, key, who=names[event.seat], n=event.trumps, k=event.count))
             elif isinstance(event, Redeal):
                 who = names[event.seat] if event.seat is not None else ""
                 self.say("[yellow]" + dk(lang, f"redeal_{event.reason}", who=who) + "[/]")

@@ -157,7 +157,7 @@ function eventLines(message, e) {
     case "armut_offered":
       return [{ text: t(`log.armut_${e.direction}`, { name, n: e.trumps }), kind: "call" }];
     case "armut_cards_passed":
-      return [{ text: t(e.kind === "give" ? "log.armut_give" : "log.armut_return", { name, to: nameOf(message, e.to), trumps: e.trumps }), kind: "call" }];
+      return [{ text: t(e.kind === "give" ? "log.armut_give" : "log.armut_return", { name, to: nameOf(message, e.to), trumps: e.trumps, k: e.count }), kind: "call" }];
     case "play_started":
       if (e.soloist !== null && e.soloist !== undefined) {
         const game = t(`dk.game.${e.game_type}`);

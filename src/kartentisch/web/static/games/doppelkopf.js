@@ -193,9 +193,9 @@ function statusLine(view, table) {
     case "armut_answer":
       return mine ? t("dk.armut_question", { name: nameOf(view, table, view.armut.seat), n: view.armut.trumps }) : t("dk.waiting_armut", { name: who });
     case "armut_give":
-      return mine ? t("dk.armut_give_prompt") : t("dk.waiting_exchange", { name: who });
+      return mine ? t("dk.armut_give_prompt", { k: view.armut.size }) : t("dk.waiting_exchange", { name: who, k: view.armut.size });
     case "armut_return":
-      return mine ? t("dk.armut_return_prompt") : t("dk.waiting_exchange", { name: who });
+      return mine ? t("dk.armut_return_prompt", { k: view.armut.size }) : t("dk.waiting_exchange", { name: who, k: view.armut.size });
     default:
       return mine ? t("ui.your_turn") : view.to_move === null ? "" : t("ui.waiting_for", { name: who });
   }
