@@ -94,7 +94,7 @@ def counted_cards(deal: DealState, seat: int) -> int:
     """The cards in hand a deadline counts for ``seat``: its own (``announcement_count
     = "cards"``), or as many as the tricks not yet begun (``tricks``: a word in time
     "with 11 cards" may be said until the first card of the second trick)."""
-    if deal.options.announcement_count == "tricks":
+    if deal.count_tricks:
         return deal.hand_size - (deal.cards_played + 3) // 4
     play = deal.trick_play
     return len(play.hands[seat]) if play is not None else 0
@@ -155,7 +155,12 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
         if len(deal.announce_needs) >= 16:
             deal.announce_needs.clear()  # (states of earlier epochs)
         deal.announce_needs[key] = kept
-    cards = counted_cards(deal, seat)
+    if deal.count_tricks:
+        cards = counted_cards(deal, seat)
+    else:  # (the common case inline: the seat's own cards)
+        play = deal.trick_play
+        assert play is not None
+        cards = len(play.hands[seat])
     return [call for need, call in kept if cards >= need]
 
 

@@ -127,7 +127,6 @@ class DoppelkopfDeal(DealState):
             vorfuehrung=vorfuehrung,
         )
         self._announce_floor = announcement_floor(options)
-        self._own_cards = options.announcement_count == "cards"
         self._to_move: int | None = self.asking[0]
         #: Legal actions by seat, computed when asked; every applied action clears them.
         self._legal: dict[int | None, list[Action]] = {}
@@ -228,7 +227,7 @@ class DoppelkopfDeal(DealState):
                 cached = []
                 if seat == self._to_move:
                     cached.extend(dict.fromkeys(hand) if table_mode else play.playable(seat))
-                cards = len(hand) if self._own_cards else counted_cards(self, seat)
+                cards = counted_cards(self, seat) if self.count_tricks else len(hand)
                 if cards >= self._announce_floor and may_still_announce(self, seat, cards):
                     cached += announcement_calls(self, seat)
                 if table_mode and take_back_offence(self, seat) is not None:

@@ -78,7 +78,8 @@ def ddv_bock_reasons(
     DDV points, option ``bock``): the house triggers; when nobody won (TSR 7.1.4) both
     parties lost what they announced. Without triggers given (``bock_triggers`` None)
     DDV scoring starts none."""
-    if g.facts.bock_triggers is None:
+    f = g.facts
+    if f.bock_triggers is None or (not f.bock_triggers and f.rot_geht_rum != "bock"):
         return ()
     reasons = bock_reasons(g, winner, red_tricks)
     counts = "lost_announcement" in g.facts.counted_bock_triggers

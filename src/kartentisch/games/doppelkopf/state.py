@@ -191,6 +191,8 @@ class DealState(GameState[Action]):
         self.announce_needs: dict[tuple[object, ...], tuple[tuple[int, Call], ...]] = {}
         self.offences: list[Offence] = []
         self.cards_played = 0
+        #: Announcement deadlines counted by tricks (``announcement_count``), read often.
+        self.count_tricks = options.announcement_count == "tricks"
         self.outcome: str | None = None
         self.redeal_reason: str | None = None
         #: Whose call or answer voided the deal (the Hochzeit's holder when alone).
