@@ -134,3 +134,37 @@ def test_the_strong_bot_scores_the_last_tricks() -> None:
         if len(set(deal.following_actions())) > 1:
             seen += bot.last_samples > 0
     assert seen > 0
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_scored_table_is_the_scorer_at_every_total(name: str) -> None:
+    """The strong bot's utility table asks the scorer at a few totals only; at every
+    total from 0 to 240 it equals the scorer's own value."""
+    from kartentisch.bots.doppelkopf_strong import scored_table
+    from kartentisch.games.doppelkopf.scoring import score_outcome
+    from kartentisch.search.doppelkopf_endgame import known_facts, party_value, with_party
+
+    options = DoppelkopfOptions.from_dict(PRESETS[name])
+    checked = 0
+    for seed in range(80):
+        found = _in_play(seed, options, 5)
+        if found is None:
+            continue
+        deal, _ = found
+        assert deal.re_party is not None
+        obs = deal.observation(deal.playing[0])
+        table = scored_table(obs, deal.re_party)
+        if table is None:
+            continue
+        base = known_facts(obs)
+        assert base is not None
+        facts = with_party(base, deal.re_party, options)
+        full = [
+            party_value(facts, score_outcome(facts, a, int(a > 0), int(a < 240)).points)
+            for a in range(241)
+        ]
+        assert table == full, seed
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8

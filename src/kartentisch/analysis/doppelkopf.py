@@ -23,13 +23,15 @@ and for full information Augen too.
 
 **Points** are the strong bot's utility
 (:func:`~kartentisch.bots.doppelkopf_strong.utility_steps`), for the seat's
-party: in a normal game, a Hochzeit or an Armut the house score of the game
-(the winner gets 10 as Re, 20 as Kontra, plus 10 per stage the loser stayed
-below 90, 60, 30; a party that missed a stage it announced loses) with the
-announcements made so far, but without extra points and multipliers; in a
-solo +1 won, −1 lost (in an ouvert solo: whether the opponents take a
-trick). Points never fall as a party's Augen rise, so with all hands known
-they follow exactly from the solved Augen.
+party: each final total of Augen scored as the table scores it — the house or
+DDV points with what the announcements made so far do to them, the counting,
+the Bock multiplier and the extra points of the tricks already played (not
+those of the tricks still to come: the solved Augen do not say who catches a
+Fuchs) — as what a player of the party scores minus what a player of the other
+party scores (house rules: Re winning 10 is +10, Kontra winning 20 is −20); in
+an ouvert solo: whether the opponents take a trick. Points never fall as a
+party's Augen rise, so with all hands known they follow exactly from the
+solved Augen.
 
 **Not solved.** Declarations, the Armut (answer, cards passed) and
 announcements have no exact value here: they are listed with what the strong
@@ -288,7 +290,8 @@ def _full_information(deal: DoppelkopfDeal, seat: int, played: Card) -> FullInfo
     # The points: the strong bot's utility of the scoring party's total, from the
     # view of a seat that knows the game (a silent soloist knows his solo).
     knows = deal.soloist if deal.solo and deal.soloist is not None else seat
-    thresholds, utilities, _ = utility_steps(deal.observation(knows), position.model)
+    re = deal.re_party if position.model == "augen" else None
+    thresholds, utilities, _ = utility_steps(deal.observation(knows), position.model, re)
     sign = 1.0 if mine else -1.0
     final: dict[Card, int] = {}
     points: dict[Card, float] = {}

@@ -9,18 +9,20 @@ parties shown by a Q♣, a declaration or an announcement), solves each with
 both parties known (:mod:`kartentisch.search.doppelkopf_solver`) and plays
 the card whose mean *utility* for its party is highest.
 
-**Utility.** A card is not worth its Augen but what they score: the bot
-turns the scoring party's final Augen into the house score of a normal game
-— the winner (Re from 121, otherwise Kontra, a party that missed a stage it
-announced loses) gets 10 (Re) or 20 (Kontra) plus 10 per stage the loser
-stayed below (90, 60, 30), counted positive for the own party and negative
-for the other; a solo only asks whether the soloist reaches 121, an ouvert
-solo whether the opponents take a trick. The utility changes only at a few
+**Utility.** A card is not worth its Augen but what they score: for the Re
+party of each sample the bot scores every final total of Re's Augen with the
+engine's scorer under the table's options (:func:`scored_table`: house or DDV
+points, the announcements made so far and what they do, a missed announced
+stage, the counting, the Bock multiplier, the extra points of the tricks
+already played), as what a Re player scores minus what a Kontra player
+scores, positive for the own party; an ouvert solo asks whether the
+opponents take a trick. (Without a sample's party, :func:`house_utility`
+gives the house score of a normal game.) The utility changes only at a few
 Augen (30, 60, 90, 121, 151, 181, 211), so for each sample and card the
 solver only finds between which of them the value lands — a few null-window
 searches (:func:`~kartentisch.search.doppelkopf_solver.reached`) instead of
-an exact value, which is about a hundred times cheaper. Extra points (Fuchs,
-Karlchen, Doppelkopf) and the announcement multiplier are left out there.
+an exact value, which is about a hundred times cheaper. The extra points of
+the tricks still to come are left out there.
 
 **The last tricks are scored as the table scores them.** Once at most
 ``score_tricks`` tricks remain (3 by default), each sample is searched to its
@@ -55,15 +57,22 @@ from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.scoring import score_outcome
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
-from kartentisch.search.doppelkopf_endgame import Ending
+from kartentisch.search.doppelkopf_endgame import Ending, known_facts, party_value, with_party
 from kartentisch.search.doppelkopf_solver import reached
 
-__all__ = ["StrongDoppelkopfBot", "house_utility", "utility_steps"]
+__all__ = ["StrongDoppelkopfBot", "house_utility", "scored_table", "utility_steps"]
 
 _LEVEL: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 #: Augen the loser must stay below for each stage, and the limit a stage announces.
 _LIMITS: Final = (90, 60, 30)
+#: Re's totals from which a score may change (schwarz, the stages of either party,
+#: 120:120, the DDV targets and defences, the points against): the scorer is asked
+#: there only, and the total keeps its value up to the next one.
+_CHANGES: Final = frozenset(
+    {0, 1, 240} | {x for t in (30, 60, 90, 120, 150, 180, 210) for x in (t, t + 1)}
+)
 
 
 def _below(level: int, augen: int) -> bool:
@@ -92,17 +101,27 @@ def house_utility(re_augen: int, re_level: int | None, kontra_level: int | None)
     return value if re_wins else -value
 
 
-def utility_steps(obs: DoppelkopfObservation, model: str) -> tuple[list[int], list[float], bool]:
+def utility_steps(
+    obs: DoppelkopfObservation, model: str, re_party: frozenset[int] | None = None
+) -> tuple[list[int], list[float], bool]:
     """Where the utility changes: (thresholds, utility per bucket, for the scoring party).
 
     Bucket ``b`` holds the scoring party's final totals from ``thresholds[b-1]``
     up to ``thresholds[b]``; the utilities are the scoring party's (Re, or the
     opponents of an ouvert soloist). The flag says whether that is the
     observing seat's party.
+
+    With ``re_party`` (a sample's Re) each total is scored as the table scores
+    it (:func:`scored_table`: the table's scoring options, the announcements, the
+    extra points of the tricks played so far); without, by :func:`house_utility`.
     """
-    mine_re = obs.party == "re"
+    mine_re = obs.party == "re" if re_party is None else obs.seat in re_party
     if model == "tricks":  # an ouvert solo: do the opponents take a trick?
         return [1], [-1.0, 1.0], not mine_re
+    if re_party is not None:
+        table = scored_table(obs, re_party)
+        if table is not None:
+            return _steps(table, mine_re)
     if obs.soloist is not None:
         return [121], [-1.0, 1.0], mine_re
     levels: dict[str, int | None] = {"re": None, "kontra": None}
@@ -110,10 +129,34 @@ def utility_steps(obs: DoppelkopfObservation, model: str) -> tuple[list[int], li
         level = _LEVEL[a.word]
         current = levels[a.party]
         levels[a.party] = level if current is None else max(current, level)
-    table = [house_utility(a, levels["re"], levels["kontra"]) for a in range(241)]
-    thresholds = [a for a in range(1, 241) if table[a] != table[a - 1]]
-    utilities = [float(table[0])] + [float(table[a]) for a in thresholds]
+    table = [float(house_utility(a, levels["re"], levels["kontra"])) for a in range(241)]
+    return _steps(table, mine_re)
+
+
+def _steps(table: Sequence[float], mine_re: bool) -> tuple[list[int], list[float], bool]:
+    thresholds = [a for a in range(1, len(table)) if table[a] != table[a - 1]]
+    utilities = [table[0]] + [table[a] for a in thresholds]
     return thresholds, utilities, mine_re
+
+
+def scored_table(obs: DoppelkopfObservation, re_party: frozenset[int]) -> list[float] | None:
+    """What a Re player scores minus what a Kontra player scores, for each total of
+    Re's Augen from 0 to 240, scored by the engine's scorer under the table's rules
+    (:func:`~kartentisch.games.doppelkopf.scoring.score_outcome`: the scoring, the
+    announcements and what they do, the counting, the Bock multiplier, and the extra
+    points of the tricks played so far; 0 Augen counts as no trick). None where the
+    score is not searched (an open Hochzeit, a Nullsolo)."""
+    facts = known_facts(obs)
+    if facts is None:
+        return None
+    facts = with_party(facts, re_party, obs.options)
+    table: list[float] = []
+    value = 0.0
+    for a in range(241):
+        if a in _CHANGES:
+            value = party_value(facts, score_outcome(facts, a, int(a > 0), int(a < 240)).points)
+        table.append(value)
+    return table
 
 
 class StrongDoppelkopfBot:
@@ -152,7 +195,6 @@ class StrongDoppelkopfBot:
         self, obs: DoppelkopfObservation, cards: Sequence[Card], info: DoppelkopfInfoSet
     ) -> dict[Card, float]:
         """Mean utility for this seat's party of each of ``cards``, over the samples."""
-        thresholds, utilities, own = utility_steps(obs, info.model)
         tricks_left = len(obs.hand)
         horizon = None if tricks_left <= self.exact_tricks else self.horizon
         ending = None
@@ -160,7 +202,9 @@ class StrongDoppelkopfBot:
             ending = Ending.of(obs, info.order)
         totals = [0.0] * len(cards)
         count = nodes = 0
-        sign = 1.0 if own else -1.0
+        # The utility of each total, scored as the table scores, for each Re party the
+        # samples give (a few per decision).
+        steps: dict[frozenset[int], tuple[list[int], list[float], bool]] = {}
         while count < self.samples and (count < self.min_samples or nodes < self.node_budget):
             position = info.sample(self.rng)
             if ending is not None:
@@ -174,6 +218,12 @@ class StrongDoppelkopfBot:
                 nodes += leaves
                 count += 1
                 continue
+            re = position.party if position.model == "augen" else None
+            key = re if re is not None else frozenset()
+            if key not in steps:
+                steps[key] = utility_steps(obs, info.model, re)
+            thresholds, utilities, own = steps[key]
+            sign = 1.0 if own else -1.0
             relative = [t - position.taken for t in thresholds]
             base = sum(1 for t in relative if t <= 0)
             live = [t for t in relative if t > 0]

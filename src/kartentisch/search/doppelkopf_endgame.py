@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.options import DoppelkopfOptions
     from kartentisch.search.doppelkopf_solver import Position
 
-__all__ = ["Ending"]
+__all__ = ["Ending", "known_facts", "party_value", "with_party"]
 
 _INF = float("inf")
 
@@ -76,32 +76,11 @@ class Ending:
     def of(cls, obs: DoppelkopfObservation, order: TrickOrder) -> Ending | None:
         """The ending as ``obs`` knows it, or None where the score is not searched
         here: an open Hochzeit (the parties are not known) or a Nullsolo."""
-        game_type = obs.game_type
-        if game_type == "null" or (game_type == "hochzeit" and obs.hochzeit_partner is None):
+        facts = known_facts(obs)
+        if facts is None:
             return None
-        options = obs.options
-        solo = game_type in SOLO_GAME_TYPES
-        announcements = tuple(
-            a for a in obs.announcements if counted_announcement(a, solo, options)
-        )
-        scharfe = obs.scharfe_aces is not None and is_normal_order(game_type, options.solo_style)
-        facts = facts_of(
-            options,
-            seats=obs.playing,
-            re_party=frozenset(),
-            game_type=game_type,
-            solo=solo,
-            ouvert=obs.ouvert,
-            announcements=announcements,
-            tricks=_scoring(obs.tricks),
-            trumps=order.suit_cards[TRUMP],
-            scharfe_aces=scharfe,
-            offenders=frozenset(),
-            bock_multiplier=obs.bock_multiplier,
-            schweinchen=any(kind == "schweinchen" for _, kind in obs.pigs),
-            hochzeit_trick=obs.hochzeit_trick,
-        )
-        return cls(facts, order, options)
+        trumps = obs.options.deck_cards() & order.suit_cards[TRUMP]
+        return cls(replace(facts, trumps=trumps), order, obs.options)
 
     @classmethod
     def of_deal(cls, deal: DoppelkopfDeal) -> Ending:
@@ -123,15 +102,55 @@ class Ending:
             if position.model == "augen"
             else frozenset(position.seats) - position.party
         )
-        facts = replace(self.facts, re_party=re)
-        if len(re) == 1 and not facts.solo:
-            # A sample in which one seat holds both Alten: a silent solo (a Trumpfsolo).
-            kept = tuple(
-                a for a in facts.announcements if counted_announcement(a, True, self.options)
-            )
-            facts = replace(facts, game_type="trump", solo=True, announcements=kept)
-        search = _Search(facts, self.order, position)
+        search = _Search(with_party(self.facts, re, self.options), self.order, position)
         return [search.after(card) for card in cards], search.leaves
+
+
+def known_facts(obs: DoppelkopfObservation) -> GameFacts | None:
+    """The facts of the game as ``obs`` knows them, the tricks played so far included
+    and no Re party yet (each sample sets its own); None for an open Hochzeit (the
+    parties are not known) or a Nullsolo (not searched)."""
+    game_type = obs.game_type
+    if game_type == "null" or (game_type == "hochzeit" and obs.hochzeit_partner is None):
+        return None
+    options = obs.options
+    solo = game_type in SOLO_GAME_TYPES
+    announcements = tuple(a for a in obs.announcements if counted_announcement(a, solo, options))
+    scharfe = obs.scharfe_aces is not None and is_normal_order(game_type, options.solo_style)
+    return facts_of(
+        options,
+        seats=obs.playing,
+        re_party=frozenset(),
+        game_type=game_type,
+        solo=solo,
+        ouvert=obs.ouvert,
+        announcements=announcements,
+        tricks=_scoring(obs.tricks),
+        trumps=frozenset(obs.trumps),
+        scharfe_aces=scharfe,
+        offenders=frozenset(),
+        bock_multiplier=obs.bock_multiplier,
+        schweinchen=any(kind == "schweinchen" for _, kind in obs.pigs),
+        hochzeit_trick=obs.hochzeit_trick,
+    )
+
+
+def with_party(facts: GameFacts, re: frozenset[int], options: DoppelkopfOptions) -> GameFacts:
+    """``facts`` with ``re`` as the Re party; a lone Re outside a solo is a sample in
+    which one seat holds both Alten: a silent solo (a Trumpfsolo)."""
+    facts = replace(facts, re_party=re)
+    if len(re) == 1 and not facts.solo:
+        kept = tuple(a for a in facts.announcements if counted_announcement(a, True, options))
+        facts = replace(facts, game_type="trump", solo=True, announcements=kept)
+    return facts
+
+
+def party_value(facts: GameFacts, points: Sequence[int]) -> float:
+    """What a Re player scores minus what a Kontra player scores."""
+    re = facts.re_party
+    mine = [points[s] for s in facts.seats if s in re]
+    theirs = [points[s] for s in facts.seats if s not in re]
+    return sum(mine) / len(mine) - sum(theirs) / len(theirs)
 
 
 def _scoring(tricks: Sequence[PlayedTrick]) -> tuple[ScoringTrick, ...]:
@@ -224,8 +243,4 @@ class _Search:
     def _leaf(self) -> float:
         self.leaves += 1
         facts = replace(self.facts, tricks=self.facts.tricks + tuple(self.done))
-        points = score_game(facts).points
-        re = self.re
-        mine = [points[s] for s in self.seats if s in re]
-        theirs = [points[s] for s in self.seats if s not in re]
-        return sum(mine) / len(mine) - sum(theirs) / len(theirs)
+        return party_value(facts, score_game(facts).points)

@@ -56,6 +56,7 @@ from kartentisch.games.doppelkopf.scoring_base import (
     is_power,
     other_party,
     prepare_game,
+    prepare_outcome,
     stages_below,
     trick_augen,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "other_party",
     "prepare_game",
     "score_game",
+    "score_outcome",
     "stages_below",
     "trick_augen",
 ]
@@ -110,6 +112,23 @@ def score_game(facts: GameFacts, *, complete: bool | None = None) -> GameScore:
     checks are skipped.
     """
     game = prepare_game(facts, complete)
+    score = score_house(game) if game.house else score_ddv(game)
+    return count_points(facts, score)
+
+
+def score_outcome(facts: GameFacts, re_augen: int, re_tricks: int, kontra_tricks: int) -> GameScore:
+    """Score the game of ``facts`` as if it ended with these totals (a search's view):
+    ``facts.tricks`` are the tricks played so far and their extra points count; the
+    rest of the deal is only its Augen and tricks per party. Not checked.
+
+    >>> facts = GameFacts(
+    ...     "house", (0, 1, 2, 3), 4, frozenset({0, 2}), "normal", False, False, (), (),
+    ...     frozenset(), False,
+    ... )
+    >>> [score_outcome(facts, a, 5, 5).points for a in (121, 120, 59)]
+    [(10, 0, 10, 0), (0, 20, 0, 20), (0, 40, 0, 40)]
+    """
+    game = prepare_outcome(facts, re_augen, re_tricks, kontra_tricks)
     score = score_house(game) if game.house else score_ddv(game)
     return count_points(facts, score)
 

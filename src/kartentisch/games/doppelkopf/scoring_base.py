@@ -56,6 +56,7 @@ __all__ = [
     "other_party",
     "plural",
     "prepare_game",
+    "prepare_outcome",
     "seat_list",
     "signed",
     "stages_below",
@@ -568,6 +569,29 @@ def prepare_game(f: GameFacts, complete: bool | None = None) -> CheckedGame:
     by_re = [value for t, value in zip(f.tricks, trick_augen, strict=True) if t.winner in re]
     augen: dict[Party, int] = {"re": sum(by_re), "kontra": sum(trick_augen) - sum(by_re)}
     won: dict[Party, int] = {"re": len(by_re), "kontra": len(trick_augen) - len(by_re)}
+    announced, doublings = _announced(f)
+    return CheckedGame(
+        f, augen, won, complete, offending, announced, doublings, parties, trick_augen
+    )
+
+
+def prepare_outcome(f: GameFacts, re_augen: int, re_tricks: int, kontra_tricks: int) -> CheckedGame:
+    """The game ``f`` as it would end with these totals: ``f.tricks`` are the tricks
+    played so far (their extra points count), the Augen and tricks of each party those
+    given (a search's outcome). Not checked; never complete (no last-trick extras)."""
+    re = f.re_party
+    parties: dict[int, Party] = {s: "re" if s in re else "kontra" for s in f.seats}
+    v = _CARD_AUGEN
+    trick_augen = tuple([v[w] + v[x] + v[y] + v[z] for w, x, y, z in [t.cards for t in f.tricks]])
+    augen: dict[Party, int] = {"re": re_augen, "kontra": 240 - re_augen}
+    won: dict[Party, int] = {"re": re_tricks, "kontra": kontra_tricks}
+    announced, doublings = _announced(f)
+    return CheckedGame(f, augen, won, False, None, announced, doublings, parties, trick_augen)
+
+
+def _announced(f: GameFacts) -> tuple[dict[Party, frozenset[int]], int]:
+    """The announced levels of each party (a word implies the lower ones) and how many
+    of them double the value."""
     explicit: dict[Party, set[int]] = {"re": set(), "kontra": set()}
     for a in f.announcements:
         explicit[a.party].add(_LEVEL[a.word])
@@ -583,9 +607,7 @@ def prepare_game(f: GameFacts, complete: bool | None = None) -> CheckedGame:
     if f.solo and f.rules == "ddv" and f.ouvert and f.game_type != "null":
         # Seed 003 § Soli: an ouvert solo includes "schwarz" against the opponents.
         announced["re"] = frozenset(range(5))
-    return CheckedGame(
-        f, augen, won, complete, offending, announced, doublings, parties, trick_augen
-    )
+    return announced, doublings
 
 
 # -- extra points -------------------------------------------------------------------
