@@ -186,10 +186,10 @@ EVERY_KIND = [
     ]},
     {"v": 9, "seat": 0, "action": "accept", "by": "person", "deal": 3, "events": []},
     {"v": 10, "seat": 2, "action": "give", "by": "bot", "deal": 3, "events": [
-        {"type": "armut_cards_passed", "seat": 2, "to": 0, "kind": "give", "count": 3, "trumps": 2},
+        {"type": "armut_cards_passed", "seat": 2, "to": 0, "kind": "give", "count": 4, "trumps": 4},
     ]},
     {"v": 11, "seat": 0, "action": "return", "by": "person", "deal": 3, "events": [
-        {"type": "armut_cards_passed", "seat": 0, "to": 2, "kind": "return", "count": 3,
+        {"type": "armut_cards_passed", "seat": 0, "to": 2, "kind": "return", "count": 4,
          "trumps": 0},
         {"type": "play_started", "game_type": "armut", "soloist": None, "ouvert": False,
          "leader": 1},
@@ -246,9 +246,10 @@ def test_every_kind_of_entry_is_told_in_words(server: ServerProcess, page: Page,
     ) in " ".join(lines)
     assert any(texts["log.by.timer"] in line for line in lines)
     assert any(fill(texts["log.by.standin"], name="Carla") in line for line in lines)
-    # The Armut's cards are never named: only how many trumps went.
+    # The Armut's cards are never named: only how many went, and how many trumps
+    # (four: a lone Fuchs not counted for the Armut, option armut_count_foxes).
     assert (
-        fill(texts["log.armut_give"], name="Carla", to=f"Ann ({texts['ui.you']})", trumps=2)
+        fill(texts["log.armut_give"], name="Carla", to=f"Ann ({texts['ui.you']})", trumps=4, k=4)
         in lines
     )
     if lang != "en":
