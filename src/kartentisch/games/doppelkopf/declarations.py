@@ -163,14 +163,18 @@ def redeal_reason(deal: DealState, seat: int) -> str | None:
     """
     options = deal.options
     hand = deal.initial_hands[seat]
-    kings = kings_held(deal, seat)
+    # (Asked every declaration round: each count only where its option asks for it.)
+    kings = kings_held(deal, seat) if options.kings_redeal or options.nines_kings_redeal else 0
     if options.kings_redeal and kings >= options.kings_redeal:
         return "kings"
-    nines = sum(1 for c in hand if c.rank == Rank.NINE)
-    if options.nines_redeal and nines >= options.nines_redeal:
-        return "nines"
-    if options.nines_kings_redeal and nines + kings >= options.nines_kings_redeal:
-        return "nines_kings"
+    if options.nines_redeal or options.nines_kings_redeal:
+        nines = sum(1 for c in hand if c.rank == Rank.NINE)
+        if options.nines_redeal and nines >= options.nines_redeal:
+            return "nines"
+        if options.nines_kings_redeal and nines + kings >= options.nines_kings_redeal:
+            return "nines_kings"
+    if not (options.few_trumps_redeal or options.low_augen_redeal or options.fox_redeal):
+        return None
     order = deal.order
     trumps = [c for c in hand if order.suit_of[c] == TRUMP]
     if options.few_trumps_redeal and len(trumps) < options.few_trumps_redeal:
