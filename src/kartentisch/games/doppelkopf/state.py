@@ -347,6 +347,8 @@ def _validate_hands(
         out = tuple(map(tuple, hands))  # type: ignore[arg-type]
     else:
         out = _read_hands(options.players, hands, sizes)
+    if sorted(chain.from_iterable(out)) == _sorted_deck(options.nines):
+        return out  # the whole deck, each card twice (every shuffled deal)
     counts = Counter(chain.from_iterable(out))
     deck = options.deck()
     if not options.deck_cards().issuperset(counts) or max(counts.values()) > 2:
@@ -356,6 +358,12 @@ def _validate_hands(
             if count > 2:
                 raise DealError(f"{card.symbol} is dealt {count} times; the deck has two")
     return out
+
+
+@functools.cache
+def _sorted_deck(nines: bool) -> list[Card]:
+    """The deck's cards in order (a whole deal, sorted, is this list)."""
+    return sorted(DoppelkopfOptions(nines=nines).deck())
 
 
 def _read_hands(
