@@ -141,6 +141,15 @@ SEAT_BOXES = """els => els.map(e => {
 })"""
 
 
+#: The felt's four seat boxes are laid out (each has a rectangle and its score a line).
+LAID_OUT = """() => {
+  const seats = [...document.querySelectorAll('.dk-felt .seat')];
+  const shown = (e) => e !== null && e.getClientRects().length > 0;
+  return seats.length === 4
+    && seats.every((e) => shown(e) && shown(e.querySelector('.seat-score')));
+}"""
+
+
 def test_doppelkopf_fits_a_phone(server: ServerProcess, browser: Browser) -> None:
     context = browser.new_context(
         locale="en-US", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
@@ -154,7 +163,10 @@ def test_doppelkopf_fits_a_phone(server: ServerProcess, browser: Browser) -> Non
         # Ten cards in one row, every seat box whole on the screen, its score on one line.
         tops = phone.eval_on_selector_all(".dk-hand .hand-card", "els => els.map(e => e.offsetTop)")
         assert len(tops) == 10 and len(set(tops)) == 1
-        # Read at one moment: a state drawn meanwhile replaces the seat boxes.
+        # Read at one moment: a state drawn meanwhile replaces the seat boxes. Under load
+        # one read found four boxes not laid out at all (no rectangle, no score line)
+        # just after the hand showed: wait until the felt's boxes are on the page.
+        phone.wait_for_function(LAID_OUT)
         boxes = phone.eval_on_selector_all(".dk-felt .seat", SEAT_BOXES)
         assert len(boxes) == 4, boxes
         for left, right, score_lines in boxes:
