@@ -18,6 +18,7 @@ from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 from kartentisch.games.doppelkopf.actions import Action
+from kartentisch.games.doppelkopf.scoring import SONDERPUNKTE
 from kartentisch.search.doppelkopf_endgame import Ending
 from kartentisch.search.doppelkopf_solver import Position
 
@@ -81,14 +82,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "ddv": {"preset": "ddv"},
     "freedoko": {"preset": "freedoko"},
     "house-extras": {
-        "sonderpunkte": [
-            "fuchs_gefangen",
-            "fuchs_letzter_stich",
-            "karlchen",
-            "karlchen_gefangen",
-            "doppelkopf",
-            "dulle_gefangen",
-        ],
+        "sonderpunkte": list(SONDERPUNKTE),  # every extra point there is
         "announcement_value": "re_doubles",
     },
 }
