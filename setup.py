@@ -6,9 +6,9 @@ run time ignores what was compiled.
 
 - Two C search kernels (``kartentisch.search._maxn`` and ``_dokosolve``) beside
   their pure-Python twins.
-- The Doppelkopf engine's hot modules and the shared trick machinery, compiled
-  from their own Python sources with mypyc (the engine benchmark decided it:
-  docs/performance.md). The SHA-256 of each source is written to
+- The deck's shuffle and deal, the Doppelkopf engine's hot modules and the
+  shared trick machinery, compiled from their own Python sources with mypyc
+  (the engine benchmark decided it: docs/performance.md). The SHA-256 of each source is written to
   ``kartentisch/_compiled_sources.py``; at import, ``kartentisch`` checks them and
   loads the Python sources instead if any was edited since the build.
 """
@@ -25,6 +25,7 @@ ROOT = Path(__file__).parent
 SRC = ROOT / "src"
 #: Modules compiled with mypyc, by source path under src/.
 MYPYC_MODULES = [
+    "kartentisch/dealing.py",
     "kartentisch/tricks.py",
     "kartentisch/games/doppelkopf/actions.py",
     "kartentisch/games/doppelkopf/announcements.py",

@@ -248,6 +248,55 @@ class TestDecks:
         assert a != deck
         assert deck == piquet_deck()  # the input is not touched
 
+    @settings(max_examples=300)
+    @given(seed=st.integers(0, 2**64), size=st.integers(0, 130), draws=st.integers(0, 3))
+    def test_shuffled_draws_as_random_shuffle(self, seed: int, size: int, draws: int) -> None:
+        """The compiled shuffle makes the permutation ``Random.shuffle`` makes and
+        leaves the generator where it leaves it (deals of recorded seeds stay)."""
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(draws):  # from any state, not only a fresh one
+            ours.random(), theirs.random()
+        items = list(range(size))
+        expected = list(items)
+        theirs.shuffle(expected)
+        assert shuffled(items, ours) == expected
+        assert ours.getstate() == theirs.getstate()
+        assert items == list(range(size))
+
+    def test_shuffled_with_another_generator_uses_its_shuffle(self) -> None:
+        class Counting(random.Random):
+            calls = 0
+
+            def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+                Counting.calls += 1
+                super().shuffle(x)
+
+        rng = Counting(7)
+        expected = piquet_deck()
+        random.Random(7).shuffle(expected)
+        assert shuffled(piquet_deck(), rng) == expected
+        assert Counting.calls == 1
+
+    @given(
+        players=st.integers(1, 6),
+        packets=st.lists(st.integers(1, 5), min_size=1, max_size=4),
+        first=st.integers(0, 5),
+    )
+    def test_deal_packets_deals_in_rounds_from_the_top(
+        self, players: int, packets: list[int], first: int
+    ) -> None:
+        """Every seat, in the order given, takes its packet from the top, round by round."""
+        seats = [(first + i) % players for i in range(players)]
+        deck = list(range(sum(packets) * players))
+        hands = deal_packets(deck, seats, packets)  # type: ignore[arg-type]
+        expected: dict[int, list[int]] = {s: [] for s in seats}
+        top = iter(deck)
+        for size in packets:
+            for seat in seats:
+                expected[seat] += [next(top) for _ in range(size)]
+        assert hands == expected
+        assert list(hands) == seats
+
     def test_deal_packets(self) -> None:
         deck = piquet_deck()
         hands = deal_packets(deck, [1, 2, 3, 0], (3, 2, 3))

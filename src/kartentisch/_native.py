@@ -1,13 +1,13 @@
 """Which engine modules run compiled, decided once when :mod:`kartentisch` is imported.
 
-The install may compile the Doppelkopf engine's hot modules and the shared trick
-machinery with mypyc (``setup.py``; optional). The compiled modules are used only
-when they were built from exactly the Python sources beside them: the build writes
-the SHA-256 of each source to ``kartentisch/_compiled_sources.py`` and this module
-compares them. If a source was edited since the build, if the build info is
-missing, or if ``KARTENTISCH_PURE_PYTHON`` is set, every one of these modules is
-loaded from its Python source instead (all or none: compiled modules call each
-other directly). The behaviour is the same either way; only the speed differs.
+The install may compile the deck's shuffle and deal, the Doppelkopf engine's hot
+modules and the shared trick machinery with mypyc (``setup.py``; optional). The
+compiled modules are used only when they were built from exactly the Python
+sources beside them: the build writes the SHA-256 of each source to
+``kartentisch/_compiled_sources.py`` and this module compares them. If a source
+was edited since the build, if the build info is missing, or if
+``KARTENTISCH_PURE_PYTHON`` is set, every one of these modules is loaded from its
+Python source instead (all or none: compiled modules call each other directly). The behaviour is the same either way; only the speed differs.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = ["COMPILED_MODULES", "compiled", "source_path", "status"]
 
 #: The modules setup.py compiles with mypyc (kept equal to its list by a test).
 COMPILED_MODULES: Final = (
+    "kartentisch.dealing",
     "kartentisch.tricks",
     "kartentisch.games.doppelkopf.actions",
     "kartentisch.games.doppelkopf.announcements",

@@ -15,13 +15,12 @@ Card('QC')
 
 from __future__ import annotations
 
-import functools
-import operator
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Final
 
+from kartentisch import dealing
 from kartentisch.errors import NotationError
 
 __all__ = [
@@ -321,10 +320,12 @@ def doppelkopf_deck(*, nines: bool = False) -> list[Card]:
 
 
 def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
-    """A shuffled copy of ``deck`` drawn from an injected random source."""
-    cards = list(deck)
-    rng.shuffle(cards)
-    return cards
+    """A shuffled copy of ``deck`` drawn from an injected random source.
+
+    The permutation ``rng.shuffle`` makes (drawn by :mod:`kartentisch.dealing`,
+    which the build compiles).
+    """
+    return dealing.shuffled(deck, rng)
 
 
 def deal_packets(
@@ -332,37 +333,11 @@ def deal_packets(
 ) -> dict[int, list[Card]]:
     """Deal ``deck`` from the top in rounds of ``packets`` to ``seats`` in order.
 
-    ``packets=(3, 2, 3)`` gives every seat three cards, then two, then three.
+    ``packets=(3, 2, 3)`` gives every seat three cards, then two, then three
+    (dealt by :mod:`kartentisch.dealing`, which the build compiles).
 
     >>> hands = deal_packets(piquet_deck(), [1, 2, 3, 0], (3, 2, 3))
     >>> [len(hands[s]) for s in range(4)], hands[1][:3] == piquet_deck()[:3]
     ([8, 8, 8, 8], True)
     """
-    if sum(packets) * len(seats) != len(deck):
-        raise ValueError(
-            f"packets {tuple(packets)} for {len(seats)} seats need "
-            f"{sum(packets) * len(seats)} cards, the deck has {len(deck)}"
-        )
-    takers = _packet_takers(tuple(packets), len(seats))
-    return {seat: take(deck) for seat, take in zip(seats, takers, strict=True)}
-
-
-@functools.lru_cache(maxsize=64)
-def _packet_takers(
-    packets: tuple[int, ...], players: int
-) -> tuple[Callable[[Sequence[Card]], list[Card]], ...]:
-    """For each seat in dealing order, a function taking its cards from a deck."""
-    positions: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    for size in packets:
-        for hand in positions:
-            hand.extend(range(pos, pos + size))
-            pos += size
-    return tuple(_taker(tuple(p)) for p in positions)
-
-
-def _taker(positions: tuple[int, ...]) -> Callable[[Sequence[Card]], list[Card]]:
-    if len(positions) < 2:  # itemgetter returns a bare item for one index
-        return lambda deck: [deck[i] for i in positions]
-    get = operator.itemgetter(*positions)
-    return lambda deck: list(get(deck))
+    return dealing.deal_packets(deck, seats, packets)

@@ -42,7 +42,8 @@ from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar, Final
 
-from kartentisch.cards import Card, deal_packets, shuffled
+from kartentisch.cards import Card
+from kartentisch.dealing import deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event
 from kartentisch.errors import DealError, IllegalActionError, NotationError
 from kartentisch.games.doppelkopf.actions import (

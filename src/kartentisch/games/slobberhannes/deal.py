@@ -24,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from kartentisch.cards import Card, deal_packets, shuffled
+from kartentisch.cards import Card
+from kartentisch.dealing import deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
