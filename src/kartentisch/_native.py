@@ -7,7 +7,8 @@ sources beside them: the build writes the SHA-256 of each source to
 ``kartentisch/_compiled_sources.py`` and this module compares them. If a source
 was edited since the build, if the build info is missing, or if
 ``KARTENTISCH_PURE_PYTHON`` is set, every one of these modules is loaded from its
-Python source instead (all or none: compiled modules call each other directly). The behaviour is the same either way; only the speed differs.
+Python source instead (all or none: compiled modules call each other directly).
+The behaviour is the same either way; only the speed differs.
 """
 
 from __future__ import annotations

@@ -68,4 +68,3 @@ def deal_packets(
             hands[seat].extend(cards[pos : pos + size])
             pos += size
     return hands
-
