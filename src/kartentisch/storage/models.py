@@ -14,10 +14,29 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "ServerKeyRow", "TableActionRow", "TableRow", "utcnow"]
+__all__ = [
+    "AccountRow",
+    "AccountSessionRow",
+    "Base",
+    "ServerKeyRow",
+    "TableActionRow",
+    "TableRow",
+    "TableSeatRow",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
@@ -82,3 +101,46 @@ class TableActionRow(Base):
     #: stored before this was kept, read as ``person``.
     made_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountRow(Base):
+    """A person's account: the name (unique by ``name_key`` and by ``skeleton``) and the
+    Argon2id hash of the password (kartentisch.accounts)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: The case-folded NFKC name: no two accounts share it.
+    name_key: Mapped[str] = mapped_column(String(128), unique=True)
+    #: Look-alike characters made one (UTS #39): no two accounts share it either.
+    skeleton: Mapped[str] = mapped_column(String(256), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    blocked: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountSessionRow(Base):
+    """A login: the SHA-256 of the session cookie's secret, whose account, since when."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableSeatRow(Base):
+    """An account seated at a table (joined while logged in, or claimed afterwards)."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )

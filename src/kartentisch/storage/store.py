@@ -42,7 +42,7 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.resources import files
@@ -299,6 +299,18 @@ class TableStore:
             migrate(self.engine)
         if path is not None:
             _write_marker(path)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection to read with (for the stores beside this one: accounts)."""
+        with self._guard, self.engine.connect() as connection:
+            yield connection
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A connection in a transaction, committed when the block ends without error."""
+        with self._guard, self.engine.begin() as connection:
+            yield connection
 
     def close(self) -> None:
         """Commit the queued writes, stop the writer, close the connections."""

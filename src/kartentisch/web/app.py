@@ -62,6 +62,8 @@ from kartentisch.storage import (
     default_data_dir,
     sqlite_url,
 )
+from kartentisch.storage.accounts import AccountStore
+from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
 from kartentisch.web.answers import AnswerCache
@@ -82,6 +84,7 @@ from kartentisch.web.replay import MAX_RECORD_BYTES, BadRecord, replay_record
 from kartentisch.web.seats import (
     MAX_NAME_CHARS,
     Connection,
+    RateLimited,
     TableError,
     clean_name,
     handle_protocol_error,
@@ -137,19 +140,11 @@ def _lang(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
-class _RateLimited(TableError):
-    """Refused by a rate limit (429): with the seconds until the next request may pass."""
-
-    def __init__(self, code: str, rate: Rate, retry_after: float) -> None:
-        super().__init__(code, 429, rate=_number(rate.per_second), burst=rate.burst)
-        self.retry_after = max(1, round(retry_after))
-
-
 def _error(request: Request, error: TableError) -> JSONResponse:
     lang = _lang(request)
     body: dict[str, Any] = {"code": error.code, "message": error.message(lang), **error.details}
     headers: dict[str, str] = {}
-    if isinstance(error, _RateLimited):
+    if isinstance(error, RateLimited):
         body["retry_after"] = error.retry_after
         headers["retry-after"] = str(error.retry_after)
     return JSONResponse({"error": body}, status_code=error.status, headers=headers)
@@ -241,6 +236,7 @@ def create_app(
     index_html = (static_dir / "index.html").read_text(encoding="utf-8")
     state: dict[str, TableManager] = {}
     counters: dict[str, RateLimiter] = {}
+    people: dict[str, AccountStore] = {}
 
     shared: dict[str, Cluster] = {}
 
@@ -253,11 +249,16 @@ def create_app(
     def limiter() -> RateLimiter:
         return counters["limiter"]
 
+    def accounts() -> AccountStore:
+        return people["accounts"]
+
+    account_routes = AccountRoutes(accounts, limiter, limits)
+
     async def take(request: Request, rate: Rate, code: str) -> None:
         """Count a request of the client's address against ``rate``; refuse it beyond."""
         wait = await limiter().hit(rate, scope_key(request.scope))
         if wait is not None:
-            raise _RateLimited(code, rate, wait)
+            raise RateLimited(code, rate, wait)
 
     async def hello_limited(key: str, table_id: str, hello: Hello) -> tuple[str, int] | None:
         """Whether ``hello`` is one too many for its seat or its address, across every
@@ -288,7 +289,7 @@ def create_app(
         wait = await limiter().hit(replay_rate, key)
         if wait is not None:
             link.detach(conn)
-            raise _RateLimited("too_many_replays", replay_rate, wait)
+            raise RateLimited("too_many_replays", replay_rate, wait)
 
     async def read_finished(key: str, table_id: str) -> Any:
         """The table ``table_id`` for a request of ``key``; reading a finished one counts as
@@ -304,7 +305,7 @@ def create_app(
             wait = await limiter().hit(replay_rate, key)
             if wait is None:
                 return table
-        raise _RateLimited("too_many_replays", replay_rate, wait)
+        raise RateLimited("too_many_replays", replay_rate, wait)
 
     def admit(table: LiveTable, conn: Connection, hello: Hello) -> bool:
         """Whether ``hello`` may join ``table`` (a spectator's place may be full); else says so."""
@@ -327,6 +328,7 @@ def create_app(
             await shared["cluster"].migrate()
         else:
             store.migrate()
+        people["accounts"] = AccountStore(store)
         restored = await tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)
@@ -447,7 +449,7 @@ def create_app(
                     wait = await limiter().hit(replay_rate, key)
                     if wait is None:
                         return JSONResponse(shown)
-                raise _RateLimited("too_many_replays", replay_rate, wait)
+                raise RateLimited("too_many_replays", replay_rate, wait)
             table = await read_finished(key, table_id)
             if table is None:
                 raise TableError("no_such_table", 404)
@@ -655,7 +657,7 @@ def create_app(
             else:  # the table here, or a link to the process that runs it
                 table = await shared_tables.link(table_id, conn)
                 await count_finished_link(key, table, conn)
-        except _RateLimited as exc:
+        except RateLimited as exc:
             text = exc.message(lang)
             await websocket.send_json(error_message(exc.code, text, retry_after=exc.retry_after))
             await websocket.close(code=LIMITED_CLOSE_CODE)
@@ -806,10 +808,12 @@ def create_app(
         Route("/api/rules/{game}/check", rule_set_check, methods=["POST"]),
         Route("/api/rules/{game}/{lang}", rules),
         Route("/api/i18n/{lang}", i18n),
+        *account_routes.routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=_REFUSALS)
+    app.add_middleware(CsrfGuard)
     app.add_middleware(_SecurityHeaders)
     return app
 

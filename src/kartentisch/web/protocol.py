@@ -269,8 +269,12 @@ class Limits:
     always get in. Each client address may create or join ``lobby_burst``
     tables at once, then ``lobby_per_second`` a second, and ask for
     ``replay_burst`` replays, records or finished tables at once, then
-    ``replays_per_second`` a second. The limits across connections are
-    counted by :mod:`kartentisch.web.ratelimits`.
+    ``replays_per_second`` a second. An address may try ``login_burst``
+    logins at once, then ``logins_per_second``; an account's wrong passwords
+    ``account_login_burst`` at once, then ``account_logins_per_second``; an
+    address may open ``signup_burst`` accounts, then ``signups_per_second``.
+    The limits across connections are counted by
+    :mod:`kartentisch.web.ratelimits`.
 
     A table WebSocket that has not said a valid hello within
     ``hello_seconds`` is told ``hello_timeout`` and closed. A closing socket
@@ -292,6 +296,14 @@ class Limits:
     replay_burst: int = 30
     hello_seconds: float = 10.0
     close_seconds: float = 5.0
+    #: Logins: every attempt counts per address; failed ones count per account too.
+    login_burst: int = 10
+    logins_per_second: float = 0.2
+    account_login_burst: int = 5
+    account_logins_per_second: float = 1 / 60
+    #: New accounts per address.
+    signup_burst: int = 5
+    signups_per_second: float = 1 / 60
 
     @classmethod
     def unlimited(cls) -> Limits:
@@ -310,6 +322,12 @@ class Limits:
             address_hello_burst=big,
             replays_per_second=big,
             replay_burst=big,
+            login_burst=big,
+            logins_per_second=big,
+            account_login_burst=big,
+            account_logins_per_second=big,
+            signup_burst=big,
+            signups_per_second=big,
         )
 
 

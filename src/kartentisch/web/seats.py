@@ -19,11 +19,13 @@ from typing import Any, Final
 from kartentisch.errors import KartentischError
 from kartentisch.web.i18n import translate
 from kartentisch.web.protocol import ProtocolError, error_message
+from kartentisch.web.ratelimits import Rate
 
 __all__ = [
     "MAX_NAME_CHARS",
     "MAX_QUEUED_MESSAGES",
     "Connection",
+    "RateLimited",
     "Seat",
     "TableError",
     "clean_name",
@@ -60,6 +62,15 @@ class TableError(KartentischError):
             label = translate(lang, f"option.{option}")
             params["option"] = option if label == f"option.{option}" else label
         return translate(lang, f"error.{self.key}", **params)
+
+
+class RateLimited(TableError):
+    """Refused by a rate limit (429): with the seconds until the next request may pass."""
+
+    def __init__(self, code: str, rate: Rate, retry_after: float) -> None:
+        seconds = max(1, round(retry_after))
+        super().__init__(code, 429, rate=f"{rate.per_second:g}", burst=rate.burst, seconds=seconds)
+        self.retry_after = seconds
 
 
 def hash_token(token: str) -> str:
