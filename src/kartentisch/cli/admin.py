@@ -8,6 +8,15 @@
 
 Both read the database only (``--db URL`` or the SQLite file in
 ``--data-dir``); a missing SQLite file is refused, never created.
+
+Accounts (docs/security.md, "Accounts"):
+
+* ``admin accounts`` lists every account (id, name, blocked or not, created).
+* ``admin block NAME`` / ``admin unblock NAME``: a blocked account cannot log
+  in; its logins end at once.
+* ``admin delete NAME``: the account is deleted; its seats in the stored tables
+  keep their games under the name ``—``. An account seated at a table still
+  being played is not deleted (the command names those tables).
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from kartentisch.storage import (
     default_data_dir,
     sqlite_url,
 )
+from kartentisch.storage.accounts import AccountStore
 from kartentisch.storage.store import sqlite_path
 
 __all__ = ["TableCheck", "add_admin_parser", "check_tables"]
@@ -94,6 +104,20 @@ def add_admin_parser(commands: Any) -> None:
     _database_arguments(export)
     export.set_defaults(func=cmd_export)
 
+    accounts = actions.add_parser("accounts", help="list the accounts")
+    accounts.add_argument("--json", action="store_true", help="print one JSON object")
+    _database_arguments(accounts)
+    accounts.set_defaults(func=cmd_accounts)
+    for name, helptext, func in (
+        ("block", "block an account: it cannot log in, its logins end", cmd_block),
+        ("unblock", "let a blocked account log in again", cmd_unblock),
+        ("delete", "delete an account; its games stay, without its name", cmd_delete),
+    ):
+        sub = actions.add_parser(name, help=helptext)
+        sub.add_argument("name", metavar="NAME", help="the account's name (any case)")
+        _database_arguments(sub)
+        sub.set_defaults(func=func)
+
 
 def _database_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
@@ -148,4 +172,68 @@ def cmd_export(args: argparse.Namespace) -> int:
     if rows is None:
         raise KartentischError(f"there is no table {args.table_id!r}")
     print(json.dumps(rows, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _accounts(args: argparse.Namespace) -> tuple[TableStore, AccountStore]:
+    store = _open(args)
+    from sqlalchemy import inspect
+
+    if "accounts" not in inspect(store.engine).get_table_names():
+        store.close()
+        raise KartentischError(
+            "this database has no accounts yet: start the server once on it "
+            "(kartentisch serve upgrades its schema)"
+        )
+    return store, AccountStore(store)
+
+
+def cmd_accounts(args: argparse.Namespace) -> int:
+    store, accounts = _accounts(args)
+    try:
+        found = accounts.all()
+    finally:
+        store.close()
+    if args.json:
+        rows = [
+            {"id": a.id, "name": a.name, "blocked": a.blocked, "created": a.created.isoformat()}
+            for a in found
+        ]
+        print(json.dumps({"accounts": rows}, ensure_ascii=False))
+        return 0
+    for account in found:
+        state = "blocked" if account.blocked else "active"
+        print(f"{account.id}\t{account.name}\t{state}\t{account.created:%Y-%m-%d %H:%M}")
+    if not found:
+        print("no accounts", file=sys.stderr)
+    return 0
+
+
+def _set_blocked(args: argparse.Namespace, blocked: bool) -> int:
+    store, accounts = _accounts(args)
+    try:
+        account = accounts.named(args.name)
+        accounts.block(account.id, blocked)
+    finally:
+        store.close()
+    print(f"{account.name}: {'blocked' if blocked else 'unblocked'}")
+    return 0
+
+
+def cmd_block(args: argparse.Namespace) -> int:
+    return _set_blocked(args, True)
+
+
+def cmd_unblock(args: argparse.Namespace) -> int:
+    return _set_blocked(args, False)
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    store, accounts = _accounts(args)
+    try:
+        account = accounts.named(args.name)
+        tables = accounts.delete(account.id)
+    finally:
+        store.close()
+    print(f"{account.name}: deleted; {tables} stored table(s) keep the games without the name")
     return 0

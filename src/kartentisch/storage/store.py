@@ -86,6 +86,7 @@ __all__ = [
     "UnreadableTable",
     "check_database",
     "default_data_dir",
+    "downgrade",
     "marker_path",
     "migrate",
     "passing",
@@ -137,6 +138,14 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database behind ``engine`` back to ``revision`` (Alembic ``downgrade``)."""
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
 
 
 #: Seconds a PostgreSQL connection may take to open before the attempt fails (and is retried).
