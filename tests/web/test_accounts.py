@@ -338,3 +338,41 @@ def test_deleting_an_account_keeps_its_games_without_its_name(
         store.close()
     assert client.get("/api/me").json()["account"] is None
     assert sign_up(client, "Anna").status_code == 201  # the name is free again
+
+
+def test_a_person_logged_in_sits_down_as_their_account(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as anna:
+        assert sign_up(anna, "Anna").status_code == 201
+        seats = [{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+        body = {"game": "slobberhannes", "name": "Somebody else", "seats": seats}
+        created = anna.post("/api/tables", json=body, headers=csrf(anna))
+        assert created.status_code == 201, created.text
+        table = created.json()
+        names = [s["name"] for s in table["table"]["seats"]]
+        assert names[0] == "Anna"  # the account's name, not the one typed
+    store = TableStore(sqlite_url(tmp_path))
+    try:
+        accounts = AccountStore(store)
+        assert accounts.seats_of(accounts.named("Anna").id) == [(table["id"], 0)]
+        stored = store.load(table["id"])
+        assert stored is not None and stored.seats[0]["account"] == accounts.named("Anna").id
+    finally:
+        store.close()
+
+
+def test_joining_logged_in_links_the_seat(client: TestClient, tmp_path: Path) -> None:
+    guest = TestClient(client.app)
+    seats = [{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+    table = new_table(guest, seats=seats)
+    assert sign_up(client, "Bernd").status_code == 201
+    joined = client.post(f"/api/tables/{table['id']}/join", json={}, headers=csrf(client))
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    shown = client.get(f"/api/tables/{table['id']}").json()["table"]
+    assert shown["seats"][1]["name"] == "Bernd"
+    store = TableStore(sqlite_url(tmp_path))
+    try:
+        accounts = AccountStore(store)
+        assert accounts.seats_of(accounts.named("Bernd").id) == [(table["id"], 1)]
+    finally:
+        store.close()

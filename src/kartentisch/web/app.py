@@ -403,10 +403,17 @@ def create_app(
         try:
             await take(request, lobby_rate, "too_many_requests")
             body = await _body(request)
+            account = await account_routes.account_of(request)
+            if account is not None and isinstance(body, dict):
+                body = {**body, "name": account.name}  # a person logged in plays as themself
             if isinstance(body, dict) and body.get("name") is not None:
                 _name(body["name"])
             wanted = parse_new_table(body)
-            table, seat, token = await manager().create(wanted, scope_key(request.scope))
+            table, seat, token = await manager().create(
+                wanted, scope_key(request.scope), None if account is None else account.id
+            )
+            if account is not None and seat is not None:
+                await asyncio.to_thread(accounts().seat, table.id, seat, account.id)
         except TableError as exc:
             return _error(request, exc)
         return JSONResponse(
@@ -465,15 +472,22 @@ def create_app(
             body = await _body(request)
             if not isinstance(body, dict):
                 raise TableError("bad_request", detail="the body must be a JSON object")
-            name = _name(body.get("name"))
+            account = await account_routes.account_of(request)
+            name = _name(body.get("name") if account is None else account.name)
+            account_id = None if account is None else account.id
             seat = body.get("seat")
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
                 raise TableError("no_such_seat", seat=str(seat)[:10])
+            table_id = request.path_params["table_id"]
             if shared_tables is not None:
-                args = {"name": name, "seat": seat}
-                table_id = request.path_params["table_id"]
-                return JSONResponse(await shared_tables.call(table_id, "join", args))
-            seat, token = await table.join(name, seat)
+                args = {"name": name, "seat": seat, "account": account_id}
+                joined = await shared_tables.call(table_id, "join", args)
+                if account_id is not None and isinstance(joined.get("seat"), int):
+                    await asyncio.to_thread(accounts().seat, table_id, joined["seat"], account_id)
+                return JSONResponse(joined)
+            seat, token = await table.join(name, seat, account_id)
+            if account_id is not None:
+                await asyncio.to_thread(accounts().seat, table_id, seat, account_id)
         except TableError as exc:
             return _error(request, exc)
         return JSONResponse({"id": table.id, "seat": seat, "token": token})

@@ -197,7 +197,9 @@ async def _show(table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
 async def _join(table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
     seat = args.get("seat")
     wanted = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
-    number, token = await table.join(str(args.get("name")), wanted)
+    account = args.get("account")
+    logged_in = account if isinstance(account, int) and not isinstance(account, bool) else None
+    number, token = await table.join(str(args.get("name")), wanted, logged_in)
     return {"id": table.id, "seat": number, "token": token}
 
 

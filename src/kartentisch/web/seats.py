@@ -104,22 +104,29 @@ class Seat:
     name: str
     level: str | None = None
     token_hash: str | None = None
+    #: The account of the person who took the seat logged in (None: a guest).
+    account: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "name": self.name,
             "level": self.level,
             "token_hash": self.token_hash,
         }
+        if self.account is not None:
+            out["account"] = self.account
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Seat:
+        account = data.get("account")
         return cls(
             kind=str(data.get("kind", "open")),
             name=str(data.get("name", "")),
             level=data.get("level"),
             token_hash=data.get("token_hash"),
+            account=account if isinstance(account, int) else None,
         )
 
 

@@ -520,8 +520,12 @@ class LiveTable:
 
     # -- lobby ----------------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take an open seat (the first if none is named); return it and its token."""
+    async def join(
+        self, name: str, seat: int | None, account: int | None = None
+    ) -> tuple[int, str]:
+        """Take an open seat (the first if none is named); return it and its token.
+
+        ``account``: the account of a person logged in (kept with the seat)."""
         async with self.lock:
             if self.status == "expired" or self.overdue:
                 raise TableError("table_expired", 410)
@@ -537,7 +541,7 @@ class LiveTable:
             elif seat not in open_seats:
                 raise TableError("seat_taken", 409, seat=seat)
             token = secrets.token_urlsafe(24)
-            self.seats[seat] = Seat("human", name, None, hash_token(token))
+            self.seats[seat] = Seat("human", name, None, hash_token(token), account)
             self._away_since[seat] = _now()
             if not self.open_seats():
                 await self._start_locked()
@@ -1744,7 +1748,7 @@ class TableManager:
             raise TableError("too_many_waiting_tables", 429, max=cap)
 
     async def create(
-        self, request: NewTable, address: str = UNKNOWN
+        self, request: NewTable, address: str = UNKNOWN, account: int | None = None
     ) -> tuple[LiveTable, int | None, str | None]:
         """Open a new table; return it with the creator's seat and token (if seated).
 
@@ -1755,17 +1759,17 @@ class TableManager:
         """
         cap = self.settings.max_waiting_per_address
         if cap is None or not any(wanted.kind in ("open", "you") for wanted in request.seats):
-            return await self._open(request, None, address)
+            return await self._open(request, None, address, account)
         creator = self._creator(address)
         guard: contextlib.AbstractAsyncContextManager[Any] = contextlib.nullcontext()
         if self.one_creator is not None:
             guard = self.one_creator(creator)
         async with guard:
             self._check_waiting(creator, cap)
-            return await self._open(request, creator, address)
+            return await self._open(request, creator, address, account)
 
     async def _open(
-        self, request: NewTable, creator: str | None, address: str
+        self, request: NewTable, creator: str | None, address: str, account: int | None
     ) -> tuple[LiveTable, int | None, str | None]:
         if len(self.live()) + self._opening >= self.settings.max_live_tables:
             raise TableError("too_many_tables", 503)
@@ -1781,7 +1785,7 @@ class TableManager:
             if wanted.kind == "you":
                 assert request.name is not None
                 token = secrets.token_urlsafe(24)
-                seats.append(Seat("human", request.name, None, hash_token(token)))
+                seats.append(Seat("human", request.name, None, hash_token(token), account))
                 you = i
             elif wanted.kind == "open":
                 seats.append(Seat("open", ""))
