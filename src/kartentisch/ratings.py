@@ -37,6 +37,7 @@ so a newcomer shows 1000 and climbs as the model grows sure of them::
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -60,6 +61,9 @@ __all__ = [
     "BOT_RATINGS",
     "BOT_SIGMA",
     "DEFAULT_RATING",
+    "DISPLAY_BASE",
+    "DISPLAY_SCALE",
+    "MAX_TIE_ORDERS",
     "MU",
     "POOLS",
     "SIGMA",
@@ -67,6 +71,7 @@ __all__ = [
     "Bot",
     "Outcome",
     "Participant",
+    "Pool",
     "Rating",
     "bot",
     "doppelkopf_deal_outcome",
@@ -88,8 +93,8 @@ __all__ = [
 MU: Final = 25.0
 #: A newcomer's uncertainty, a third of the mean: mu − 3·sigma starts at 0.
 SIGMA: Final = MU / 3
-#: How much one result varies around the skill (half of ``SIGMA``): two players
-#: ``BETA`` apart in a two-player game win about three times in four for the better.
+#: How much one result varies around the skill (half of ``SIGMA``): of two settled
+#: players ``BETA`` apart, the better wins about two games in three.
 BETA: Final = SIGMA / 2
 #: Added (in quadrature) to every sigma before each update, so that sigma never
 #: shrinks to nothing and a rating keeps following a player who gets better or worse.
@@ -264,6 +269,10 @@ def rate(
     equal for a tie. A bot plays with its fixed rating and keeps it. Each account's
     ``games`` counts one more. The result depends only on the inputs.
 
+    A tie is the average of the orders in which the tied teams could have
+    finished: between equal players, two who tie for first get the mean of what
+    first and second place get.
+
     Teams of different sizes (a Doppelkopf solo: one against three) are rated as
     equally strong when their players are: a team's strength is its players' mean,
     not their sum (each player of a smaller team is counted as often as it takes
@@ -295,25 +304,63 @@ def rate(
         return pool_ratings.get(member, DEFAULT_RATING)
 
     places = math.lcm(*(len(team) for team in teams))
-    model_teams = [
-        [
-            _MODEL.rating(mu=rating.mu, sigma=rating.sigma)
-            for member in team
-            for rating in [before(member)] * (places // len(team))
+    copies = [places // len(team) for team in teams]
+    priors = [[before(member) for member in team] for team in teams]
+    orders = _orders(ranks)
+    # the sums of each seat's new mu and sigma over the orders, to average
+    totals = [[[0.0, 0.0] for _ in team] for team in teams]
+    for order in orders:
+        model_teams = [
+            [
+                _MODEL.rating(mu=rating.mu, sigma=rating.sigma)
+                for rating in prior
+                for _ in range(copies[t])
+            ]
+            for t, prior in enumerate(priors)
         ]
-        for team in teams
-    ]
-    updated = _MODEL.rate(model_teams, ranks=[int(rank) for rank in ranks])
+        updated = _MODEL.rate(model_teams, ranks=[float(place) for place in order])
+        for t, new_team in enumerate(updated):
+            for index, sums in enumerate(totals[t]):
+                new = new_team[index * copies[t]]
+                sums[0] += new.mu
+                sums[1] += new.sigma
     result: dict[str, Rating] = {}
-    for team, new_team in zip(teams, updated, strict=True):
-        copies = places // len(team)
-        for index, member in enumerate(team):
+    for team, prior, sums_of_team in zip(teams, priors, totals, strict=True):
+        for member, old, (mu_sum, sigma_sum) in zip(team, prior, sums_of_team, strict=True):
             if isinstance(member, Bot):
                 continue  # a bot's rating is fixed: its update is discarded
-            new = new_team[index * copies]
-            games = before(member).games + 1
-            result[member] = Rating(float(new.mu), float(new.sigma), games)
+            count = len(orders)
+            result[member] = Rating(mu_sum / count, sigma_sum / count, old.games + 1)
     return result
+
+
+#: The most finishing orders a tie is averaged over exactly (6 teams tied: 720).
+MAX_TIE_ORDERS: Final = 720
+
+
+def _orders(ranks: Sequence[int]) -> list[list[int]]:
+    """The strict finishing orders (a place per team, 1 first) that ``ranks`` could
+    stand for: the tied teams of each rank in every order, or, when that would be
+    more than :data:`MAX_TIE_ORDERS` orders, in each of their rotations.
+
+    >>> _orders([2, 1, 2])
+    [[2, 1, 3], [3, 1, 2]]
+    """
+    groups = [[t for t, r in enumerate(ranks) if r == rank] for rank in sorted(set(ranks))]
+    exact = math.prod(math.factorial(len(group)) for group in groups) <= MAX_TIE_ORDERS
+    choices: list[list[tuple[int, ...]]] = []
+    for group in groups:
+        if exact:
+            choices.append(list(itertools.permutations(group)))
+        else:
+            choices.append([tuple(group[i:] + group[:i]) for i in range(len(group))])
+    orders = []
+    for picked in itertools.product(*choices):
+        place = [0] * len(ranks)
+        for position, team in enumerate(t for group in picked for t in group):
+            place[team] = position + 1
+        orders.append(place)
+    return orders
 
 
 @dataclass(frozen=True, slots=True)
