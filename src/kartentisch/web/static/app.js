@@ -1,5 +1,6 @@
 // Kartentisch in the browser: a tiny router over the lobby, a table, the rules and replays.
 
+import { loadMe, me, showAccount, showLogin } from "./account.js";
 import { h, rulesHref, toast } from "./dom.js";
 import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, t } from "./i18n.js";
 import { leaveLobby, showLobby } from "./lobby.js";
@@ -35,6 +36,10 @@ async function route() {
       screen = new TableScreen(root, m[1], navigate);
     } else if ((m = path.match(/^\/rules\/([\w-]+)$/))) {
       await showRules(root, m[1], current);
+    } else if (path === "/login" || path === "/signup") {
+      showLogin(root, navigate, path === "/signup");
+    } else if (path === "/account") {
+      showAccount(root, navigate);
     } else if ((m = path.match(/^\/replay(?:\/([\w-]+))?$/))) {
       await showReplay(root, m[1] || null, current, navigate);
     } else {
@@ -74,6 +79,12 @@ function drawHeader() {
       h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
       h("a.rules-link", { href: rulesHref(), "data-link": "" }, t("nav.rules")),
       h("a.replay-link", { href: "/replay", "data-link": "" }, t("nav.replay"))),
+    // (on a phone only the figure shows: the label is the link's name for readers)
+    me.account
+      ? h("a.account-link", { href: "/account", "data-link": "", title: t("nav.account"), "aria-label": me.account.name },
+        h("span.account-icon", { "aria-hidden": "true" }), h("span.account-label", {}, me.account.name))
+      : h("a.account-link.login-link", { href: "/login", "data-link": "", title: t("nav.login"), "aria-label": t("nav.login") },
+        h("span.account-icon", { "aria-hidden": "true" }), h("span.account-label", {}, t("nav.login"))),
     select);
 }
 
@@ -86,6 +97,6 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 
-await loadLanguage(pickLanguage());
+await Promise.all([loadLanguage(pickLanguage()), loadMe()]);
 document.title = t("ui.title");
 route();

@@ -106,8 +106,18 @@ export function toast(text, kind = "info") {
   toastTimer = setTimeout(() => (box.className = ""), 4500);
 }
 
+/** The CSRF cookie's value (``GET /api/me`` sets it): every request that changes something
+ * repeats it in ``X-CSRF-Token`` (docs/security.md). */
+function csrfToken() {
+  const found = document.cookie.split("; ").find((part) => part.startsWith("kt_csrf="));
+  return found ? decodeURIComponent(found.slice("kt_csrf=".length)) : null;
+}
+
 export async function api(path, options = {}) {
-  const init = { headers: { "content-type": "application/json" }, ...options };
+  const headers = { "content-type": "application/json" };
+  const method = (options.method || "GET").toUpperCase();
+  if (method !== "GET" && method !== "HEAD" && csrfToken()) headers["x-csrf-token"] = csrfToken();
+  const init = { headers, ...options };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));

@@ -1,5 +1,6 @@
 // The lobby: create a table, see the open ones, join or watch.
 
+import { me } from "./account.js";
 import { api, askName, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { handedNote, ruleEditor, takeHandedRules } from "./ruleeditor.js";
@@ -82,7 +83,8 @@ function presenceChoices(defaults) {
 
 function createForm(games, navigate, defaults, ruleSets, handed) {
   let game = games.find((g) => g.name === handed?.rules.game) || games[0];
-  const nameInput = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname" });
+  // A person logged in plays under the account's name.
+  const nameInput = h("input", { id: "name", maxlength: 24, value: me.account?.name || localStorage.getItem("kt.name") || "", required: true, autocomplete: "nickname", disabled: Boolean(me.account), title: me.account ? t("lobby.account_name") : null });
   const gameSelect = h("select", { id: "game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g))));
   gameSelect.value = game.name;
   const presetSelect = h("select", { id: "preset" });
@@ -226,7 +228,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
     if (privateBox.checked) body.private = true;
     presence.fill(body);
-    localStorage.setItem("kt.name", nameInput.value);
+    if (!me.account) localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
       if (created.token) saveSeat(created.id, created.seat, created.token);
@@ -275,7 +277,7 @@ async function refreshList(list, navigate) {
 }
 
 export async function join(table, navigate, seat = null) {
-  const name = localStorage.getItem("kt.name") || (await askName(t("lobby.name_title"), { ok: t("lobby.join"), cancel: t("ui.cancel") }));
+  const name = me.account?.name || localStorage.getItem("kt.name") || (await askName(t("lobby.name_title"), { ok: t("lobby.join"), cancel: t("ui.cancel") }));
   if (!name?.trim()) return;
   try {
     const joined = await api(`/api/tables/${table.id}/join?lang=${lang}`, { method: "POST", body: { name, seat } });

@@ -1,0 +1,126 @@
+"""Accounts in a real browser: a guest signs up and keeps the table played, logs out and in,
+a wrong password is refused in the page, a table is opened under the account's name."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, shot
+from .pages import catalog
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+PASSWORD = "a good password"
+
+
+def _sign_up(page: Page, server: ServerProcess, name: str, lang: str) -> None:
+    texts = catalog(server, lang)
+    page.goto(f"{server.url}/signup?lang={lang}")
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    page.locator("#top .account-label", has_text=name).wait_for()
+    assert texts["nav.login"] not in page.locator("#top").inner_text()
+
+
+def test_a_guest_signs_up_keeps_the_table_and_logs_out_and_in(
+    server: ServerProcess, page: Page, page_errors: PageErrors
+) -> None:
+    de = catalog(server, "de")
+    page_errors.allowed.append("status of 401")  # the wrong password, answered 401
+    # A guest opens a table from the lobby (a seat token is kept in this browser).
+    page.goto(f"{server.url}/?lang=de")
+    page.fill("#name", "Gast")
+    page.select_option("#game", "slobberhannes")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+
+    page.get_by_role("link", name=de["nav.login"]).click()
+    page.wait_for_url(re.compile(r"/login"))
+    page.get_by_role("link", name=de["account.signup"]).click()
+    page.wait_for_url(re.compile(r"/signup"))
+    claim = page.locator("label.check", has_text=de["account.claim.one"].split("(")[0].strip())
+    assert claim.is_visible() and page.is_checked("#account-claim")
+    page.fill("#account-name", "Greta")
+    page.fill("#account-password", "short")  # the browser's own check says it first
+    assert page.evaluate("document.querySelector('#account-password').validity.tooShort")
+    page.fill("#account-password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    page.locator("#top .account-label", has_text="Greta").wait_for()
+    page.locator("#toast", has_text="Greta").wait_for()
+    assert "1" in page.locator("#toast").inner_text()  # the table is hers now
+    # The claimed seat: the table's record names Greta's account's seat.
+    me = page.evaluate("fetch('/api/me').then(r => r.json())")
+    assert me["account"]["name"] == "Greta"
+    assert table_id
+
+    # The lobby's name is the account's, and cannot be changed there.
+    page.goto(f"{server.url}/?lang=de")
+    assert page.input_value("#name") == "Greta" and page.is_disabled("#name")
+
+    # Log out on the account page, log in again; a wrong password is refused in the page.
+    page.locator("#top a.account-link").click()
+    page.wait_for_url(re.compile(r"/account"))
+    page.click("#logout")
+    page.get_by_role("link", name=de["nav.login"]).wait_for()
+    page.goto(f"{server.url}/login?lang=de")
+    page.fill("#account-name", "greta")
+    page.fill("#account-password", "not the password")
+    page.locator("#login-form button[type=submit]").click()
+    page.locator(".form-error", has_text=de["error.login_failed"]).wait_for()
+    page.fill("#account-password", PASSWORD)
+    page.locator("#login-form button[type=submit]").click()
+    page.locator("#top .account-label", has_text="Greta").wait_for()
+
+
+def test_changing_the_password_in_the_page(
+    server: ServerProcess, page: Page, page_errors: PageErrors
+) -> None:
+    en = catalog(server, "en")
+    page_errors.allowed.append("status of 403")  # the wrong current password
+    _sign_up(page, server, "Pavel", "en")
+    page.goto(f"{server.url}/account?lang=en")
+    page.fill("#password-old", "wrong one!")
+    page.fill("#password-new", "another good one")
+    page.locator("#password-form button[type=submit]").click()
+    page.locator(".form-error", has_text=en["error.wrong_password"]).wait_for()
+    page.fill("#password-old", PASSWORD)
+    page.fill("#password-new", "another good one")
+    page.locator("#password-form button[type=submit]").click()
+    page.locator("#toast", has_text=en["account.password_changed"]).wait_for()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["de", "en", "ru"])
+def test_the_account_screens_in_every_language(
+    server: ServerProcess, browser: Browser, lang: str, size: str
+) -> None:
+    """The log-in, sign-up and account screens, looked at: no text of another language."""
+    texts = catalog(server, lang)
+    english = catalog(server, "en")
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_MS)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/login?lang={lang}")
+        page.locator("h1", has_text=texts["account.login_title"]).wait_for()
+        shot(page, f"account-login-{lang}-{size}")
+        page.goto(f"{server.url}/signup?lang={lang}")
+        page.locator("h1", has_text=texts["account.signup_title"]).wait_for()
+        body = page.locator("main").inner_text()
+        assert texts["account.name_rules"].split(":")[0] in body
+        if lang != "en":
+            for key in ("account.signup_title", "account.guest_note", "account.password"):
+                assert english[key] not in body, key
+        shot(page, f"account-signup-{lang}-{size}")
+        # The page must not scroll sideways on a phone.
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+    finally:
+        context.close()
