@@ -19,11 +19,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -31,8 +33,11 @@ __all__ = [
     "AccountRow",
     "AccountSessionRow",
     "Base",
+    "RatingHistoryRow",
+    "RatingRow",
     "ServerKeyRow",
     "TableActionRow",
+    "TableResultRow",
     "TableRow",
     "TableSeatRow",
     "utcnow",
@@ -144,3 +149,72 @@ class TableSeatRow(Base):
     account_id: Mapped[int] = mapped_column(
         Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
+
+
+def _account_key() -> Mapped[int]:
+    return mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+
+
+class RatingRow(Base):
+    """An account's rating in one pool (docs/ratings.md); ``ordinal`` = mu − 3σ."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    pool: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+Index("ix_ratings_pool_ordinal", RatingRow.pool, RatingRow.ordinal)
+
+
+class RatingHistoryRow(Base):
+    """An account's rating after a rated table (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (UniqueConstraint("account_id", "table_id", name="uq_rating_history_table"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = _account_key()
+    pool: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+Index(
+    "ix_rating_history_account",
+    RatingHistoryRow.account_id,
+    RatingHistoryRow.pool,
+    RatingHistoryRow.id,
+)
+
+
+class TableResultRow(Base):
+    """What an account's seat made of a finished table: its rank, whether it won, the
+    game's statistics (JSON), whether the table was rated."""
+
+    __tablename__ = "table_results"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = _account_key()
+    game: Mapped[str] = mapped_column(String(32))
+    pool: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+Index("ix_table_results_account", TableResultRow.account_id, TableResultRow.finished)

@@ -63,6 +63,7 @@ from kartentisch.storage import (
     sqlite_url,
 )
 from kartentisch.storage.accounts import AccountStore
+from kartentisch.storage.ratings import RatingStore, SeatResult
 from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
@@ -70,6 +71,7 @@ from kartentisch.web.answers import AnswerCache
 from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table, rules_refusal
+from kartentisch.web.players import PlayerRoutes
 from kartentisch.web.protocol import (
     Hello,
     Limits,
@@ -81,6 +83,7 @@ from kartentisch.web.protocol import (
 )
 from kartentisch.web.ratelimits import Rate, RateLimiter, deployment_prefix
 from kartentisch.web.replay import MAX_RECORD_BYTES, BadRecord, replay_record
+from kartentisch.web.results import new_ratings, table_results
 from kartentisch.web.seats import (
     MAX_NAME_CHARS,
     Connection,
@@ -254,6 +257,42 @@ def create_app(
 
     account_routes = AccountRoutes(accounts, limiter, limits)
 
+    async def take_lobby(request: Request) -> None:
+        await take(request, lobby_rate, "too_many_requests")
+
+    player_routes = PlayerRoutes(accounts, _error, take_lobby)
+
+    async def record_results(table: LiveTable) -> None:
+        """A table just ended: its accounts' results, and (a rated table with an account
+        in every person's seat) their new ratings, written in one transaction."""
+        at = {i: s.account for i, s in enumerate(table.seats) if s.account is not None}
+        if not at or table.game is None:
+            return
+        results = table_results(table.kind.name, table.options, table.game)
+        people_seats = [s for s in table.seats if s.kind == "human"]
+        rated = table.rated and all(s.account is not None for s in people_seats)
+        seats_json = [s.to_json() for s in table.seats]
+
+        def write() -> None:
+            ratings = RatingStore(manager().store)
+            new = None
+            if rated:
+                before = ratings.ratings(list(at.values()), results.pool)
+                new = new_ratings(results, before, seats_json)
+            rows = [
+                SeatResult(
+                    seat,
+                    account,
+                    results.ranks[seat],
+                    results.won(seat),
+                    results.stats.get(seat, {}),
+                )
+                for seat, account in at.items()
+            ]
+            ratings.record_table(table.id, table.kind.name, results.pool, rows, new)
+
+        await asyncio.to_thread(write)
+
     async def take(request: Request, rate: Rate, code: str) -> None:
         """Count a request of the client's address against ``rate``; refuse it beyond."""
         wait = await limiter().hit(rate, scope_key(request.scope))
@@ -329,6 +368,7 @@ def create_app(
         else:
             store.migrate()
         people["accounts"] = AccountStore(store)
+        tables.on_finish = record_results
         restored = await tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)
@@ -409,6 +449,8 @@ def create_app(
             if isinstance(body, dict) and body.get("name") is not None:
                 _name(body["name"])
             wanted = parse_new_table(body)
+            if wanted.rated and account is None:
+                raise TableError("rated_needs_account", 403)
             table, seat, token = await manager().create(
                 wanted, scope_key(request.scope), None if account is None else account.id
             )
@@ -479,6 +521,8 @@ def create_app(
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
                 raise TableError("no_such_seat", seat=str(seat)[:10])
             table_id = request.path_params["table_id"]
+            if account_id is None and table is not None and table.rated:
+                raise TableError("rated_needs_account", 403)
             if shared_tables is not None:
                 args = {"name": name, "seat": seat, "account": account_id}
                 joined = await shared_tables.call(table_id, "join", args)
@@ -808,6 +852,9 @@ def create_app(
         Route("/login", page),
         Route("/signup", page),
         Route("/account", page),
+        Route("/players/{name}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{pool}", page),
         Route("/healthz", health),
         Route("/api/games", games),
         Route("/api/tables", list_tables, methods=["GET"]),
@@ -826,6 +873,7 @@ def create_app(
         Route("/api/rules/{game}/{lang}", rules),
         Route("/api/i18n/{lang}", i18n),
         *account_routes.routes(),
+        *player_routes.routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]

@@ -55,6 +55,9 @@ class NewTable:
     ready_seconds: int | None = None
     #: The name of the rule set the table was opened with (None: none, or it had none).
     rules_name: str | None = None
+    #: Agreed before the start: the table changes its players' ratings (every person
+    #: at it has an account: docs/ratings.md).
+    rated: bool = False
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -126,6 +129,9 @@ def parse_new_table(body: Any) -> NewTable:
     private = body.get("private", False)
     if not isinstance(private, bool):
         raise TableError("bad_private")
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise TableError("bad_request", detail="rated: true or false")
     away = body.get("away", "standin")
     if away not in AWAY_POLICIES:
         raise TableError("bad_away", value=str(away)[:40])
@@ -149,6 +155,7 @@ def parse_new_table(body: Any) -> NewTable:
         grace_seconds=grace,
         ready_seconds=ready,
         rules_name=rules_name,
+        rated=rated,
     )
 
 

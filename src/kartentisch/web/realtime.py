@@ -592,6 +592,8 @@ class RealtimeRunner:
 
     def _finish(self) -> None:
         self._mark_finished()
+        if self.table.status == "finished":
+            self.table.manager.table_ended_later(self.table)
         self._stopped = True
         self.table.broadcast()
         self.notify()

@@ -267,6 +267,11 @@ class LiveTable:
         return float(value) if value else None
 
     @property
+    def rated(self) -> bool:
+        """Agreed before the start: the table changes its players' ratings."""
+        return bool(self.settings.get("rated"))
+
+    @property
     def private(self) -> bool:
         """Whether the table is left out of the lobby's list (reached by its invite link)."""
         return bool(self.settings.get("private"))
@@ -378,6 +383,7 @@ class LiveTable:
             "options": self.options,
             "turn_seconds": self.turn_seconds,
             "private": self.private,
+            "rated": self.rated,
             "you": you,
             "seats": [
                 {
@@ -387,6 +393,7 @@ class LiveTable:
                     "connected": i in connected,
                     "bot_playing": playing and self.bot_playing_for(i),
                     "presence": self.presence(i),
+                    "account": s.account is not None,
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -931,6 +938,7 @@ class LiveTable:
         self._extend_log()
         if over:
             self.status = "finished"
+            await self.manager.table_ended(self)
         self._turn_started = _now()
         self._changed.set()
         self._presence_tick()  # a deal that ended may need nobody's "next"
@@ -1544,6 +1552,10 @@ class TableManager:
         self._address_secret: bytes | None = None
         #: Expiries under way (kept so that they are not collected mid-way).
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Called once a table has ended and its end is stored, before anyone is told
+        #: (a real-time table: just after): the app records the accounts' results and
+        #: ratings there (kartentisch.web.results). A failure is logged, never raised.
+        self.on_finish: Callable[[LiveTable], Awaitable[None]] | None = None
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from the store; return how many.
@@ -1673,6 +1685,20 @@ class TableManager:
         log.info("table %s: expired while the server was away", stored.id)
         stored.status = "expired"
         return stored
+
+    async def table_ended(self, table: LiveTable) -> None:
+        """Run :attr:`on_finish` for ``table`` (which just ended)."""
+        if self.on_finish is None:
+            return
+        try:
+            await self.on_finish(table)
+        except Exception:
+            log.exception("table %s: its results could not be recorded", table.id)
+
+    def table_ended_later(self, table: LiveTable) -> None:
+        """:meth:`table_ended` in a task of its own (from code that cannot wait)."""
+        if self.on_finish is not None:
+            self._spawn(self.table_ended(table), f"results of table {table.id}")
 
     def _spawn(self, work: Awaitable[Any], name: str) -> None:
         async def run() -> None:
@@ -1805,6 +1831,8 @@ class TableManager:
             settings["ready_seconds"] = request.ready_seconds
         if request.rules_name:
             settings["rules_name"] = request.rules_name
+        if request.rated:
+            settings["rated"] = True
         table = LiveTable(
             self,
             table_id=table_id,

@@ -1,0 +1,85 @@
+"""Ratings and results: each account's rating per pool, its history, each seat's result.
+
+``ratings`` holds an account's Weng-Lin rating (mu, sigma, games) in each pool
+(docs/ratings.md) and its ordinal ``mu - 3 sigma`` for the leaderboard's order;
+``rating_history`` the rating after each rated table (the profile's chart);
+``table_results`` what each account's seat made of a finished table (rank, won,
+the per-game statistics as JSON), rated or not (the profile's figures).
+
+Revision ID: 0005_ratings
+Revises: 0004_accounts
+Create Date: 2027-02-02
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0005_ratings"
+down_revision: str | None = "0004_accounts"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def _account() -> sa.Column[int]:
+    return sa.Column(
+        "account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    )
+
+
+def _table() -> sa.Column[str]:
+    return sa.Column(
+        "table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    )
+
+
+def upgrade() -> None:
+    op.create_table(
+        "ratings",
+        _account(),
+        sa.Column("pool", sa.String(32), nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("ordinal", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.PrimaryKeyConstraint("account_id", "pool"),
+    )
+    op.create_index("ix_ratings_pool_ordinal", "ratings", ["pool", "ordinal"])
+    op.create_table(
+        "rating_history",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        _account(),
+        sa.Column("pool", sa.String(32), nullable=False),
+        _table(),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("display", sa.Integer, nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("account_id", "table_id", name="uq_rating_history_table"),
+    )
+    op.create_index("ix_rating_history_account", "rating_history", ["account_id", "pool", "id"])
+    op.create_table(
+        "table_results",
+        _table(),
+        sa.Column("seat", sa.Integer, nullable=False),
+        _account(),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("pool", sa.String(32), nullable=False),
+        sa.Column("rank", sa.Integer, nullable=False),
+        sa.Column("won", sa.Boolean, nullable=False),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("stats", sa.JSON, nullable=False),
+        sa.Column("finished", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("table_id", "seat"),
+    )
+    op.create_index("ix_table_results_account", "table_results", ["account_id", "finished"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_table_results_account", "table_results")
+    op.drop_table("table_results")
+    op.drop_index("ix_rating_history_account", "rating_history")
+    op.drop_table("rating_history")
+    op.drop_index("ix_ratings_pool_ordinal", "ratings")
+    op.drop_table("ratings")
