@@ -52,9 +52,12 @@ def test_newcomer_starts_at_the_default_and_shows_1000() -> None:
     assert (MU, SIGMA) == (25.0, 25.0 / 3)
     assert DEFAULT_RATING.ordinal == pytest.approx(0.0)
     assert DEFAULT_RATING.display == 1000
-    # the display grows with mu and with certainty, and never goes below 0
-    assert Rating(25.0, 2.0).display > Rating(25.0, 4.0).display > DEFAULT_RATING.display
-    assert Rating(0.1, 30.0).display == 0
+    # the display follows mu alone (a loss shows as a fall), never below 0; a rating
+    # is provisional while sigma is large
+    assert Rating(26.0, 2.0).display == Rating(26.0, 6.0).display == 1030
+    assert Rating(24.0, 2.0).display == 970
+    assert Rating(-20.0, 3.0).display == 0
+    assert DEFAULT_RATING.provisional and not Rating(25.0, 4.9).provisional
 
 
 @pytest.mark.parametrize(

@@ -28,11 +28,12 @@ participants in the seats::
     >>> outcome.teams, outcome.ranks
     (((0, 2), (1, 3)), (2, 1))
 
-The number players see is :attr:`Rating.display`: ``1000 + 30 × (mu − 3·sigma)``,
-so a newcomer shows 1000 and climbs as the model grows sure of them::
+The number players see is :attr:`Rating.display`: ``1000 + 30 × (mu − 25)``,
+so a newcomer and an average player show 1000; a win raises it, a loss lowers it.
+While ``sigma`` is large the rating is :attr:`Rating.provisional`::
 
-    >>> DEFAULT_RATING.display, Rating(25.0, 1.5).display, Rating(30.0, 1.5).display
-    (1000, 1615, 1765)
+    >>> DEFAULT_RATING.display, Rating(30.0, 1.5).display, DEFAULT_RATING.provisional
+    (1000, 1150, True)
 """
 
 from __future__ import annotations
@@ -100,11 +101,14 @@ BETA: Final = SIGMA / 2
 #: shrinks to nothing and a rating keeps following a player who gets better or worse.
 TAU: Final = MU / 300
 
-#: The displayed number: ``DISPLAY_BASE + DISPLAY_SCALE × (mu − 3·sigma)``, not below 0.
+#: The displayed number: ``DISPLAY_BASE + DISPLAY_SCALE × (mu − MU)``, not below 0.
 #: 30 display points per point of mu make the differences read about like Elo's in a
 #: two-player game (200 points: the better wins about three games in four).
 DISPLAY_BASE: Final = 1000
 DISPLAY_SCALE: Final = 30
+#: A rating is provisional while sigma is this large or larger (about the first ten
+#: rated results): shown with a mark, and listed after the others on the leaderboard.
+PROVISIONAL_SIGMA: Final = 5.0
 
 _MODEL: Final = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
@@ -132,9 +136,15 @@ class Rating:
 
     @property
     def display(self) -> int:
-        """The number players see: 1000 for a newcomer, about 1600 for a settled
-        average player (never below 0)."""
-        return max(0, round(DISPLAY_BASE + DISPLAY_SCALE * self.ordinal))
+        """The number players see: 1000 for a newcomer and for an average player; it
+        rises with a win and falls with a loss (never below 0)."""
+        return max(0, round(DISPLAY_BASE + DISPLAY_SCALE * (self.mu - MU)))
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the model knows the player too little yet (``sigma`` at least
+        :data:`PROVISIONAL_SIGMA`)."""
+        return self.sigma >= PROVISIONAL_SIGMA
 
 
 #: Where every account starts in every pool.

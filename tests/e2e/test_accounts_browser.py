@@ -4,12 +4,12 @@ a wrong password is refused in the page, a table is opened under the account's n
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, shot
-from .pages import catalog
+from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, open_page, shot
+from .pages import catalog, play_one
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -124,3 +124,64 @@ def test_the_account_screens_in_every_language(
         assert overflow <= 0
     finally:
         context.close()
+
+
+def _person(browser: Browser, page_errors: PageErrors, label: str) -> Any:
+    return open_page(browser, page_errors, label)
+
+
+def test_a_rated_table_of_two_accounts_changes_both_ratings(
+    server: ServerProcess, browser: Browser, page_errors: PageErrors
+) -> None:
+    """Sign up twice, open a rated Slobberhannes table with two bots, play it to its end
+    in both pages, and see both ratings on the profiles, the chart drawn."""
+    en = catalog(server, "en")
+    with (
+        _person(browser, page_errors, "anna: ") as anna,
+        _person(browser, page_errors, "bernd: ") as bernd,
+    ):
+        _sign_up(anna, server, "Annika", "en")
+        _sign_up(bernd, server, "Bernhard", "en")
+        anna.goto(f"{server.url}/?lang=en")
+        anna.select_option("#game", "slobberhannes")
+        anna.locator(".seat-setup select").nth(1).select_option("open")
+        anna.locator("summary", has_text=en["lobby.rule_options"]).click()
+        anna.fill("#opt-target", "1")  # the match ends with the first penalty point
+        anna.check("#rated")
+        anna.click("form.create button[type=submit]")
+        anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        table_url = anna.url
+        bernd.goto(table_url)
+        bernd.get_by_role("button", name=en["lobby.join"]).click()
+        bernd.wait_for_selector(".hand-card")
+        anna.wait_for_selector(".hand-card")
+        # Both play their cards until the match is over: whoever's turn the table
+        # shows plays; while a bot is to move, the next state is waited for.
+        seats = {int(p.eval_on_selector("#app", "a => a.dataset.you")): p for p in (anna, bernd)}
+        while not anna.locator(".result").count():
+            version = anna.eval_on_selector("#app", "a => Number(a.dataset.version)")
+            turn = anna.eval_on_selector("#app", "a => a.dataset.turn")
+            tab = seats.get(int(turn)) if turn else None
+            if tab is not None:
+                tab.wait_for_function(
+                    f"Number(document.getElementById('app').dataset.version) >= {version}"
+                )
+                if tab.locator(".hand-card.playable").count():
+                    play_one(tab)
+                    continue
+            anna.wait_for_function(
+                f"Number(document.getElementById('app').dataset.version) > {version}"
+                " || document.querySelector('.result') !== null"
+            )
+        bernd.locator(".result").wait_for()
+        for tab, name in ((anna, "Annika"), (bernd, "Bernhard")):
+            tab.goto(f"{server.url}/players/{name}?lang=en")
+            tab.locator(".rating-chart polyline").wait_for()
+            figures = tab.locator("table.figures").first.inner_text()
+            assert "Slobberhannes" in figures
+            rating = int(figures.split("Slobberhannes")[1].split()[0].rstrip("?"))
+            assert rating != 1000, f"{name}'s rating did not move"
+        shot(anna, "profile-after-rated-table-en")
+        anna.goto(f"{server.url}/leaderboard/slobberhannes?lang=en")
+        board = anna.locator("table.figures").inner_text()
+        assert "Annika" in board and "Bernhard" in board

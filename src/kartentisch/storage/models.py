@@ -156,7 +156,8 @@ def _account_key() -> Mapped[int]:
 
 
 class RatingRow(Base):
-    """An account's rating in one pool (docs/ratings.md); ``ordinal`` = mu − 3σ."""
+    """An account's rating in one pool (docs/ratings.md); ``provisional`` while sigma is
+    large (listed after the others)."""
 
     __tablename__ = "ratings"
 
@@ -166,11 +167,11 @@ class RatingRow(Base):
     pool: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
-    ordinal: Mapped[float] = mapped_column(Float)
+    provisional: Mapped[bool] = mapped_column(Boolean)
     games: Mapped[int] = mapped_column(Integer)
 
 
-Index("ix_ratings_pool_ordinal", RatingRow.pool, RatingRow.ordinal)
+Index("ix_ratings_board", RatingRow.pool, RatingRow.provisional, RatingRow.mu)
 
 
 class RatingHistoryRow(Base):

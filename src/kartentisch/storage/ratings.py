@@ -155,7 +155,7 @@ class RatingStore:
                 values = {
                     "mu": rating.mu,
                     "sigma": rating.sigma,
-                    "ordinal": rating.ordinal,
+                    "provisional": rating.provisional,
                     "games": rating.games,
                 }
                 changed = connection.execute(
@@ -180,7 +180,8 @@ class RatingStore:
         return True
 
     def leaderboard(self, pool: str, *, offset: int = 0, limit: int = 50) -> Board:
-        """The pool's accounts by rating (their ordinal), best first; a page of them."""
+        """The pool's accounts by rating, best first, the provisional ones after the
+        others; a page of them."""
         with self.tables.reading() as connection:
             total = connection.execute(
                 select(func.count()).select_from(_RATINGS).where(_RATINGS.c.pool == pool)
@@ -189,7 +190,7 @@ class RatingStore:
                 select(_RATINGS, _ACCOUNTS.c.name)
                 .join(_ACCOUNTS, _ACCOUNTS.c.id == _RATINGS.c.account_id)
                 .where(_RATINGS.c.pool == pool)
-                .order_by(_RATINGS.c.ordinal.desc(), _ACCOUNTS.c.name_key)
+                .order_by(_RATINGS.c.provisional, _RATINGS.c.mu.desc(), _ACCOUNTS.c.name_key)
                 .offset(offset)
                 .limit(limit)
             ).all()

@@ -36,6 +36,7 @@ def _rating(rating: Rating) -> dict[str, Any]:
         "mu": round(rating.mu, 3),
         "sigma": round(rating.sigma, 3),
         "games": rating.games,
+        "provisional": rating.provisional,
     }
 
 

@@ -2,6 +2,7 @@
 
 import { loadMe, me, showAccount, showLogin } from "./account.js";
 import { h, rulesHref, toast } from "./dom.js";
+import { showLeaderboard, showProfile } from "./players.js";
 import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, t } from "./i18n.js";
 import { leaveLobby, showLobby } from "./lobby.js";
 import { leaveReplay, showReplay } from "./replay.js";
@@ -40,6 +41,10 @@ async function route() {
       showLogin(root, navigate, path === "/signup");
     } else if (path === "/account") {
       showAccount(root, navigate);
+    } else if ((m = path.match(/^\/players\/([^/]+)$/))) {
+      await showProfile(root, decodeURIComponent(m[1]), current);
+    } else if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?$/))) {
+      await showLeaderboard(root, m[1] || null, current);
     } else if ((m = path.match(/^\/replay(?:\/([\w-]+))?$/))) {
       await showReplay(root, m[1] || null, current, navigate);
     } else {

@@ -101,6 +101,8 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
   const editorBox = h("div.rules-box");
   const tableOptions = h("div.table-options");
   const privateBox = h("input", { id: "private", type: "checkbox" });
+  // A rated table changes its players' ratings: offered to a person logged in.
+  const ratedBox = h("input", { id: "rated", type: "checkbox" });
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
   const presence = presenceChoices(defaults);
@@ -227,6 +229,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     }
     if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
     if (privateBox.checked) body.private = true;
+    if (me.account && ratedBox.checked) body.rated = true;
     presence.fill(body);
     if (!me.account) localStorage.setItem("kt.name", nameInput.value);
     try {
@@ -249,6 +252,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     timerRow,
     presence.rows,
     h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
+    me.account ? h("label.check", {}, ratedBox, h("span", {}, t("lobby.rated"))) : null,
     optionsBox,
     tableOptions,
     editorBox,
@@ -273,7 +277,8 @@ async function refreshList(list, navigate) {
       h("div.muted.small.table-policy", {}, away),
       h("div.actions", {}, actions));
   });
-  list.replaceChildren(h("h2", {}, t("lobby.open_tables")), rows.length ? h("ul.table-list", {}, rows) : h("p.muted", {}, t("lobby.no_tables")));
+  list.replaceChildren(h("h2", {}, t("lobby.open_tables")), rows.length ? h("ul.table-list", {}, rows) : h("p.muted", {}, t("lobby.no_tables")),
+    h("p.small", {}, h("a.leaderboard-link", { href: "/leaderboard", "data-link": "" }, t("lobby.leaderboard"))));
 }
 
 export async function join(table, navigate, seat = null) {

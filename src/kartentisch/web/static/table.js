@@ -223,6 +223,10 @@ export class TableScreen {
     // The version drawn, for whoever watches the page (tools, tests): it changes
     // with every state the server sends, accepted actions and refusals alike.
     this.root.dataset.version = String(this.message.version);
+    // Whose turn it is ("" when nobody's: a real-time game, the end) and the page's seat.
+    const drawn = this.message.view;
+    this.root.dataset.turn = drawn && drawn.to_move !== null && drawn.to_move !== undefined && !drawn.over ? String(drawn.to_move) : "";
+    this.root.dataset.you = this.message.table?.you ?? "";
     // The viewport the screen was laid out for (a test resizes, then waits for this).
     this.root.dataset.layout = `${window.innerWidth}x${window.innerHeight}`;
     this.tick();

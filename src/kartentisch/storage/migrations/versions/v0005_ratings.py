@@ -1,7 +1,7 @@
 """Ratings and results: each account's rating per pool, its history, each seat's result.
 
 ``ratings`` holds an account's Weng-Lin rating (mu, sigma, games) in each pool
-(docs/ratings.md) and its ordinal ``mu - 3 sigma`` for the leaderboard's order;
+(docs/ratings.md) and whether it is still provisional (the leaderboard lists those last);
 ``rating_history`` the rating after each rated table (the profile's chart);
 ``table_results`` what each account's seat made of a finished table (rank, won,
 the per-game statistics as JSON), rated or not (the profile's figures).
@@ -41,11 +41,11 @@ def upgrade() -> None:
         sa.Column("pool", sa.String(32), nullable=False),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
-        sa.Column("ordinal", sa.Float, nullable=False),
+        sa.Column("provisional", sa.Boolean, nullable=False),
         sa.Column("games", sa.Integer, nullable=False),
         sa.PrimaryKeyConstraint("account_id", "pool"),
     )
-    op.create_index("ix_ratings_pool_ordinal", "ratings", ["pool", "ordinal"])
+    op.create_index("ix_ratings_board", "ratings", ["pool", "provisional", "mu"])
     op.create_table(
         "rating_history",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -81,5 +81,5 @@ def downgrade() -> None:
     op.drop_table("table_results")
     op.drop_index("ix_rating_history_account", "rating_history")
     op.drop_table("rating_history")
-    op.drop_index("ix_ratings_pool_ordinal", "ratings")
+    op.drop_index("ix_ratings_board", "ratings")
     op.drop_table("ratings")
