@@ -242,3 +242,18 @@ def test_explanations_of_played_deals_are_in_the_language(lang: str) -> None:
     for line in lines:
         assert not line.startswith("explain."), f"no text for {line}"
         assert "{" not in line, f"unfilled field in {line!r}"
+
+
+def test_every_refusal_of_the_web_app_has_a_text() -> None:
+    """Each code a route raises (``TableError("code", …)``) has its message in every
+    language, so no page ever shows a bare key (the account and player routes too)."""
+    raising = re.compile(
+        r'(?:TableError|AccountNameError|PasswordError)\(\s*"([a-z_]+)"(?![^)]*key=)'
+    )
+    sources = [*(SRC / "web").glob("*.py"), *(SRC / "accounts").glob("*.py")]
+    codes = {m[1] for path in sources for m in raising.finditer(path.read_text())}
+    codes |= {"name_taken", "name_confusable", "csrf"}  # (NameTaken's; the CSRF guard's)
+    assert {"login_failed", "name_short", "password_long", "rated_needs_account"} <= codes
+    for lang, cat in catalogs().items():
+        missing = sorted(c for c in codes if f"error.{c}" not in cat)
+        assert not missing, f"{lang} has no text for {missing}"
