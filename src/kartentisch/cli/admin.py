@@ -14,6 +14,7 @@ Accounts (docs/security.md, "Accounts"):
 * ``admin accounts`` lists every account (id, name, blocked or not, created).
 * ``admin block NAME`` / ``admin unblock NAME``: a blocked account cannot log
   in; its logins end at once.
+* ``admin reports``: the chat messages people reported (table, author, words).
 * ``admin delete NAME``: the account is deleted; its seats in the stored tables
   keep their games under the name ``—``. An account seated at a table still
   being played is not deleted (the command names those tables).
@@ -108,6 +109,10 @@ def add_admin_parser(commands: Any) -> None:
     accounts.add_argument("--json", action="store_true", help="print one JSON object")
     _database_arguments(accounts)
     accounts.set_defaults(func=cmd_accounts)
+    reports = actions.add_parser("reports", help="list the chat messages people reported")
+    reports.add_argument("--json", action="store_true", help="print one JSON object")
+    _database_arguments(reports)
+    reports.set_defaults(func=cmd_reports)
     for name, helptext, func in (
         ("block", "block an account: it cannot log in, its logins end", cmd_block),
         ("unblock", "let a blocked account log in again", cmd_unblock),
@@ -236,4 +241,22 @@ def cmd_delete(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print(f"{account.name}: deleted; {tables} stored table(s) keep the games without the name")
+    return 0
+
+
+def cmd_reports(args: argparse.Namespace) -> int:
+    store, accounts = _accounts(args)
+    try:
+        found = accounts.reports()
+    finally:
+        store.close()
+    if args.json:
+        rows = [{**r, "created": r["created"].isoformat()} for r in found]
+        print(json.dumps({"reports": rows}, ensure_ascii=False))
+        return 0
+    for r in found:
+        words = r["text"] if r["text"] is not None else f"[{r['phrase']}]"
+        print(f"{r['created']:%Y-%m-%d %H:%M}\t{r['table_id']}\t{r['author']}\t{words}")
+    if not found:
+        print("no reports", file=sys.stderr)
     return 0

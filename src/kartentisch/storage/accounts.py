@@ -38,7 +38,13 @@ from sqlalchemy.exc import IntegrityError
 
 from kartentisch.accounts import AccountName
 from kartentisch.errors import KartentischError
-from kartentisch.storage.models import AccountRow, AccountSessionRow, TableRow, TableSeatRow
+from kartentisch.storage.models import (
+    AccountRow,
+    AccountSessionRow,
+    ChatReportRow,
+    TableRow,
+    TableSeatRow,
+)
 from kartentisch.storage.store import TableStore
 
 __all__ = [
@@ -55,6 +61,7 @@ _ACCOUNTS: Final = cast(Table, AccountRow.__table__)
 _SESSIONS: Final = cast(Table, AccountSessionRow.__table__)
 _SEATS: Final = cast(Table, TableSeatRow.__table__)
 _TABLES: Final = cast(Table, TableRow.__table__)
+_REPORTS: Final = cast(Table, ChatReportRow.__table__)
 
 #: The name a deleted account's seats are given in the stored tables (records, replays).
 DELETED_NAME: Final = "—"
@@ -291,3 +298,34 @@ class AccountStore:
     def count(self) -> int:
         with self.tables.reading() as connection:
             return int(connection.execute(select(func.count()).select_from(_ACCOUNTS)).scalar_one())
+
+    # -- chat reports --------------------------------------------------------------------
+
+    def report_chat(
+        self,
+        table_id: str,
+        said: dict[str, Any],
+        author_account: int | None,
+        reporter_seat: int | None,
+    ) -> None:
+        """Keep a reported chat message (``said`` as the table sent it) for the admin."""
+        with self.tables.transaction() as connection:
+            connection.execute(
+                insert(_REPORTS).values(
+                    table_id=table_id,
+                    message_id=int(said["id"]),
+                    author=said.get("from")
+                    or (None if said.get("spectator") is None else f"#{said['spectator']}"),
+                    author_seat=said.get("seat"),
+                    author_account=author_account,
+                    text=said.get("text"),
+                    phrase=said.get("phrase"),
+                    reporter_seat=reporter_seat,
+                )
+            )
+
+    def reports(self) -> list[dict[str, Any]]:
+        """Every reported chat message, the newest first."""
+        with self.tables.reading() as connection:
+            rows = connection.execute(select(_REPORTS).order_by(_REPORTS.c.id.desc())).all()
+        return [dict(row._mapping) for row in rows]

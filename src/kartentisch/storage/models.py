@@ -33,6 +33,8 @@ __all__ = [
     "AccountRow",
     "AccountSessionRow",
     "Base",
+    "ChatReportRow",
+    "PlayerTotalsRow",
     "RatingHistoryRow",
     "RatingRow",
     "ServerKeyRow",
@@ -219,3 +221,35 @@ class TableResultRow(Base):
 
 
 Index("ix_table_results_account", TableResultRow.account_id, TableResultRow.finished)
+
+
+class ChatReportRow(Base):
+    """A chat message someone reported: its table, number, author and words (kept for the
+    admin's ``kartentisch admin reports``; chat itself is not stored)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    message_id: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    author_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    author_account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reporter_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerTotalsRow(Base):
+    """An account's results in one game summed: tables played and won, the statistics."""
+
+    __tablename__ = "player_totals"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON)

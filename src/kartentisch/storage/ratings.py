@@ -36,6 +36,7 @@ from sqlalchemy import Table, func, insert, select, update
 from kartentisch.ratings import Rating
 from kartentisch.storage.models import (
     AccountRow,
+    PlayerTotalsRow,
     RatingHistoryRow,
     RatingRow,
     TableResultRow,
@@ -50,6 +51,7 @@ _RATINGS: Final = cast(Table, RatingRow.__table__)
 _HISTORY: Final = cast(Table, RatingHistoryRow.__table__)
 _RESULTS: Final = cast(Table, TableResultRow.__table__)
 _TABLES: Final = cast(Table, TableRow.__table__)
+_TOTALS: Final = cast(Table, PlayerTotalsRow.__table__)
 
 #: Tables listed on a profile; points of the chart per pool (the latest).
 RECENT: Final = 20
@@ -151,6 +153,8 @@ class RatingStore:
                     for s in seats
                 ],
             )
+            for s in seats:
+                self._add_to_totals(connection, s, game)
             for account, rating in (new_ratings or {}).items():
                 values = {
                     "mu": rating.mu,
@@ -178,6 +182,31 @@ class RatingStore:
                     )
                 )
         return True
+
+    @staticmethod
+    def _add_to_totals(connection: Any, seat: SeatResult, game: str) -> None:
+        """Add one seat's result to the account's totals in ``game`` (the profile's row)."""
+        key = (_TOTALS.c.account_id == seat.account) & (_TOTALS.c.game == game)
+        row = connection.execute(select(_TOTALS).where(key)).first()
+        if row is None:
+            connection.execute(
+                insert(_TOTALS).values(
+                    account_id=seat.account,
+                    game=game,
+                    played=1,
+                    won=int(seat.won),
+                    stats=dict(seat.stats),
+                )
+            )
+            return
+        summed = dict(row.stats or {})
+        for name, value in seat.stats.items():
+            summed[name] = summed.get(name, 0) + value
+        connection.execute(
+            update(_TOTALS)
+            .where(key)
+            .values(played=row.played + 1, won=row.won + int(seat.won), stats=summed)
+        )
 
     def leaderboard(self, pool: str, *, offset: int = 0, limit: int = 50) -> Board:
         """The pool's accounts by rating, best first, the provisional ones after the
@@ -211,17 +240,10 @@ class RatingStore:
     def profile(self, account: int) -> Profile:
         """What the account's profile shows: per game, per pool, the latest tables."""
         with self.tables.reading() as connection:
-            per_game = connection.execute(
-                select(
-                    _RESULTS.c.game,
-                    func.count().label("played"),
-                    func.sum(func.cast(_RESULTS.c.won, _RESULTS.c.rank.type)).label("won"),
+            totals = connection.execute(
+                select(_TOTALS.c.game, _TOTALS.c.played, _TOTALS.c.won, _TOTALS.c.stats).where(
+                    _TOTALS.c.account_id == account
                 )
-                .where(_RESULTS.c.account_id == account)
-                .group_by(_RESULTS.c.game)
-            ).all()
-            stats_rows = connection.execute(
-                select(_RESULTS.c.game, _RESULTS.c.stats).where(_RESULTS.c.account_id == account)
             ).all()
             ratings = connection.execute(
                 select(_RATINGS).where(_RATINGS.c.account_id == account)
@@ -253,14 +275,9 @@ class RatingStore:
                     [(p.created, int(p.display), str(p.table_id)) for p in reversed(points)],
                 )
         games: dict[str, dict[str, Any]] = {
-            str(g.game): {"played": int(g.played), "won": int(g.won or 0), "stats": {}}
-            for g in per_game
+            str(g.game): {"played": int(g.played), "won": int(g.won), "stats": dict(g.stats or {})}
+            for g in totals
         }
-        for row in stats_rows:
-            summed = games[str(row.game)]["stats"]
-            for key, value in (row.stats or {}).items():
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    summed[key] = summed.get(key, 0) + value
         listed = [
             {
                 "table": str(r.table_id),

@@ -262,6 +262,12 @@ def create_app(
 
     player_routes = PlayerRoutes(accounts, _error, take_lobby)
 
+    async def keep_report(table: LiveTable, said: dict[str, Any], reporter: int | None) -> None:
+        """A chat message reported at ``table``: kept for ``kartentisch admin reports``."""
+        seat = said.get("seat")
+        author = table.seats[seat].account if isinstance(seat, int) else None
+        await asyncio.to_thread(accounts().report_chat, table.id, said, author, reporter)
+
     async def record_results(table: LiveTable) -> None:
         """A table just ended: its accounts' results, and (a rated table with an account
         in every person's seat) their new ratings, written in one transaction."""
@@ -369,6 +375,7 @@ def create_app(
             store.migrate()
         people["accounts"] = AccountStore(store)
         tables.on_finish = record_results
+        tables.on_report = keep_report
         restored = await tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)

@@ -20,12 +20,14 @@ from redis.exceptions import RedisError
 from kartentisch.web.i18n import translate
 from kartentisch.web.protocol import (
     Act,
+    Chat,
     ClientMessage,
     Hello,
     Ping,
     Pong,
     ProtocolError,
     Ready,
+    Report,
     Start,
     parse_client_message,
 )
@@ -67,6 +69,12 @@ def encode(message: ClientMessage) -> dict[str, Any]:
         return {"type": "ping", "t": message.t}
     if isinstance(message, Ready):
         return {"type": "ready", "version": message.version}
+    if isinstance(message, Chat):
+        if message.phrase is not None:
+            return {"type": "chat", "phrase": message.phrase}
+        return {"type": "chat", "text": message.text}
+    if isinstance(message, Report):
+        return {"type": "report", "id": message.id}
     assert isinstance(message, Start)
     return {"type": "start"}
 

@@ -58,6 +58,8 @@ class NewTable:
     #: Agreed before the start: the table changes its players' ratings (every person
     #: at it has an account: docs/ratings.md).
     rated: bool = False
+    #: ``separate`` (spectators chat among themselves) or ``off``.
+    spectator_chat: str = "separate"
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -132,6 +134,9 @@ def parse_new_table(body: Any) -> NewTable:
     rated = body.get("rated", False)
     if not isinstance(rated, bool):
         raise TableError("bad_request", detail="rated: true or false")
+    spectator_chat = body.get("spectator_chat", "separate")
+    if spectator_chat not in ("separate", "off"):
+        raise TableError("bad_request", detail='spectator_chat: "separate" or "off"')
     away = body.get("away", "standin")
     if away not in AWAY_POLICIES:
         raise TableError("bad_away", value=str(away)[:40])
@@ -156,6 +161,7 @@ def parse_new_table(body: Any) -> NewTable:
         ready_seconds=ready,
         rules_name=rules_name,
         rated=rated,
+        spectator_chat=spectator_chat,
     )
 
 

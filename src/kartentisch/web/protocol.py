@@ -117,9 +117,46 @@ class Ready:
     version: int
 
 
-ClientMessage = Hello | Act | Ping | Pong | Start | Ready
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Say something at the table: a ``text`` (at most :data:`MAX_CHAT_CHARS`, cleaned of
+    control characters and runs of spaces) or one of the :data:`QUICK_PHRASES`, which
+    every reader sees in their own language.
 
-_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready")
+    >>> parse_client_message('{"type": "chat", "text": "  gut   gespielt! "}')
+    Chat(text='gut gespielt!', phrase=None)
+    >>> parse_client_message('{"type": "chat", "phrase": "well_played"}')
+    Chat(text=None, phrase='well_played')
+    """
+
+    text: str | None
+    phrase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Report the chat message ``id`` to the admin (kept with its text and author)."""
+
+    id: int
+
+
+ClientMessage = Hello | Act | Ping | Pong | Start | Ready | Chat | Report
+
+#: The longest chat text.
+MAX_CHAT_CHARS: Final = 300
+#: Quick phrases for phone players: each shown in the reader's language (``chat.phrase.…``).
+QUICK_PHRASES: Final = (
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "sorry",
+    "one_moment",
+    "good_game",
+    "bye",
+)
+
+_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready", "chat", "report")
 MAX_NONCE_CHARS: Final = 32
 #: The fields each message type may carry besides ``type``; any other field is refused.
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -129,6 +166,8 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "pong": ("nonce",),
     "start": (),
     "ready": ("version",),
+    "chat": ("text", "phrase"),
+    "report": ("id",),
 }
 
 
@@ -231,9 +270,44 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
                 "bad_message", '"ready" needs "version", the version seen (a whole number)'
             )
         return Ready(version)
+    if kind == "chat":
+        return _chat(data)
+    if kind == "report":
+        reported = data.get("id")
+        if not isinstance(reported, int) or isinstance(reported, bool) or reported < 1:
+            raise ProtocolError("bad_message", '"report" needs "id", the chat message\'s number')
+        return Report(reported)
     raise ProtocolError(
         "unknown_type", f"unknown message type {kind[:40]!r}: use one of {', '.join(_TYPES)}"
     )
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    text, phrase = data.get("text"), data.get("phrase")
+    if (text is None) == (phrase is None):
+        raise ProtocolError("bad_message", '"chat" needs "text" or "phrase" (one of them)')
+    if phrase is not None:
+        if phrase not in QUICK_PHRASES:
+            raise ProtocolError(
+                "bad_message", f'"phrase" must be one of {", ".join(QUICK_PHRASES)}'
+            )
+        return Chat(None, str(phrase))
+    if not isinstance(text, str):
+        raise ProtocolError("bad_message", '"text" must be a string')
+    cleaned = " ".join(
+        "".join(
+            " " if ch.isspace() else ch for ch in text if ch.isprintable() or ch.isspace()
+        ).split()
+    )
+    if not cleaned:
+        raise ProtocolError("bad_message", '"text" is empty')
+    if len(cleaned) > MAX_CHAT_CHARS:
+        raise ProtocolError(
+            "chat_too_long",
+            f"a chat message has at most {MAX_CHAT_CHARS} characters",
+            max=MAX_CHAT_CHARS,
+        )
+    return Chat(cleaned)
 
 
 def _echoable(value: Any) -> bool:

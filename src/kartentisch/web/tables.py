@@ -45,6 +45,7 @@ as a waiting table would. A table of bots alone has no creator: neither.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -52,6 +53,7 @@ import logging
 import random
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -75,7 +77,18 @@ from kartentisch.web.addresses import UNKNOWN
 from kartentisch.web.gc_tuning import GCTuning
 from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.lobby import AWAY_POLICIES, NewTable
-from kartentisch.web.protocol import Act, ClientMessage, Hello, Ping, Pong, Ready, Start
+from kartentisch.web.protocol import (
+    Act,
+    Chat,
+    ClientMessage,
+    Hello,
+    Ping,
+    Pong,
+    Ready,
+    Report,
+    Start,
+    TokenBucket,
+)
 from kartentisch.web.realtime import (
     MonotonicTableClock,
     RealtimeRunner,
@@ -84,7 +97,11 @@ from kartentisch.web.realtime import (
 )
 from kartentisch.web.seats import Connection, Seat, TableError, hash_token
 
+#: Chat messages a table keeps for those who come later (in memory only).
+CHAT_KEPT: Final = 50
+
 __all__ = [
+    "CHAT_KEPT",
     "SPECTATOR_UPDATE_SECONDS",
     "LiveTable",
     "ServerSettings",
@@ -114,6 +131,9 @@ class ServerSettings:
     #: ready before the next deal starts anyway (a table's own ``ready_seconds`` wins);
     #: None: no time limit.
     ready_seconds: float | None = 60.0
+    #: Chat messages per connection: this many at once, then ``chats_per_second``.
+    chat_burst: int = 5
+    chats_per_second: float = 0.5
     #: Most tables waiting or playing at once (a table is small, but not free): the last
     #: guard, after the cap per address.
     max_live_tables: int = 1000
@@ -201,6 +221,15 @@ class LiveTable:
         self._storage_told: set[Connection] = set()
         #: A forced answer (:meth:`_forced`) the game refused: not tried again.
         self._forced_refused: tuple[int, int, str] | None = None
+        #: The latest chat messages (in memory only: docs/web-protocol.md, "Chat").
+        self.chat_log: collections.deque[dict[str, Any]] = collections.deque(maxlen=CHAT_KEPT)
+        self._chat_count = 0
+        self._chat_buckets: weakref.WeakKeyDictionary[Connection, TokenBucket] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._spectator_numbers: weakref.WeakKeyDictionary[Connection, int] = (
+            weakref.WeakKeyDictionary()
+        )
         #: Who made each of the game's actions (parallel to ``game.actions``).
         self.by: list[str] = []
         #: The game log (turn-based games): entries of actions and notes, in order.
@@ -384,6 +413,7 @@ class LiveTable:
             "turn_seconds": self.turn_seconds,
             "private": self.private,
             "rated": self.rated,
+            "spectator_chat": self.spectator_chat,
             "you": you,
             "seats": [
                 {
@@ -717,6 +747,75 @@ class LiveTable:
             await self._act(conn, message)
         elif isinstance(message, Ready):
             await self._ready_for_next(conn, message)
+        elif isinstance(message, Chat):
+            self._chat(conn, message)
+        elif isinstance(message, Report):
+            await self._report(conn, message)
+
+    # -- chat ----------------------------------------------------------------------
+
+    @property
+    def spectator_chat(self) -> str:
+        """``separate`` (spectators talk among themselves) or ``off`` (the host's choice)."""
+        return "off" if self.settings.get("spectator_chat") == "off" else "separate"
+
+    def _chat(self, conn: Connection, message: Chat) -> None:
+        """A chat message: the players' reach everyone at the table, the spectators'
+        only the spectators (never the players: no help from outside)."""
+        settings = self.manager.settings
+        bucket = self._chat_buckets.get(conn)
+        if bucket is None:
+            bucket = TokenBucket(settings.chats_per_second, settings.chat_burst)
+            self._chat_buckets[conn] = bucket
+        if conn.seat is None and self.spectator_chat == "off":
+            conn.error("chat_off", translate(conn.lang, "error.chat_off"))
+            return
+        if not bucket.take():
+            every = f"{1 / settings.chats_per_second:g}"
+            conn.error(
+                "chat_rate_limited", translate(conn.lang, "error.chat_rate_limited", every=every)
+            )
+            return
+        self._chat_count += 1
+        said: dict[str, Any] = {
+            "type": "chat",
+            "id": self._chat_count,
+            "channel": "players" if conn.seat is not None else "spectators",
+            "seat": conn.seat,
+            "from": self.seats[conn.seat].name if conn.seat is not None else None,
+            "spectator": None if conn.seat is not None else self._spectator_number(conn),
+            "text": message.text,
+            "phrase": message.phrase,
+            "at": int(time.time() * 1000),
+        }
+        self.chat_log.append(said)
+        for other in self.connections:
+            if other.joined and self._reads(other, said):
+                other.send(said)
+
+    @staticmethod
+    def _reads(conn: Connection, said: dict[str, Any]) -> bool:
+        return said["channel"] == "players" or conn.seat is None
+
+    def _spectator_number(self, conn: Connection) -> int:
+        number = self._spectator_numbers.get(conn)
+        if number is None:
+            number = len(self._spectator_numbers) + 1
+            self._spectator_numbers[conn] = number
+        return number
+
+    def chat_history(self, conn: Connection) -> list[dict[str, Any]]:
+        """The latest chat messages ``conn`` may read."""
+        return [said for said in self.chat_log if self._reads(conn, said)]
+
+    async def _report(self, conn: Connection, message: Report) -> None:
+        """Keep a chat message ``conn`` could read for the admin (``kartentisch admin reports``)."""
+        said = next((m for m in self.chat_history(conn) if m["id"] == message.id), None)
+        if said is None:
+            conn.error("no_such_chat", translate(conn.lang, "error.no_such_chat"))
+            return
+        await self.manager.chat_reported(self, said, conn.seat)
+        conn.send({"type": "reported", "id": message.id})
 
     async def _hello(self, conn: Connection, hello: Hello) -> None:
         if hello.lang is not None:
@@ -757,6 +856,7 @@ class LiveTable:
             self._spectators_changed()
         if self.runner is not None:
             self.runner.joined(conn)
+        self._send_chat_history(conn)
 
     def _send_state(self, conn: Connection) -> None:
         """Send ``conn`` alone its state (after its hello), with the log it lacks."""
@@ -773,6 +873,11 @@ class LiveTable:
             start = held if epoch == self.log_epoch and held <= len(self.log) else 0
             log = self.log_part(start)
         conn.send(self.state_message(conn.seat, log=log))
+
+    def _send_chat_history(self, conn: Connection) -> None:
+        history = self.chat_history(conn)
+        if history:
+            conn.send({"type": "chat_history", "messages": history})
 
     def _spectators_changed(self) -> None:
         """The spectator count changed without a broadcast: tell it within
@@ -1556,6 +1661,10 @@ class TableManager:
         #: (a real-time table: just after): the app records the accounts' results and
         #: ratings there (kartentisch.web.results). A failure is logged, never raised.
         self.on_finish: Callable[[LiveTable], Awaitable[None]] | None = None
+        #: Called with a chat message someone reported (the app stores it for the admin).
+        self.on_report: (
+            Callable[[LiveTable, dict[str, Any], int | None], Awaitable[None]] | None
+        ) = None
 
     async def restore(self) -> int:
         """Rebuild every unfinished table from the store; return how many.
@@ -1695,6 +1804,17 @@ class TableManager:
         except Exception:
             log.exception("table %s: its results could not be recorded", table.id)
 
+    async def chat_reported(
+        self, table: LiveTable, said: dict[str, Any], reporter: int | None
+    ) -> None:
+        """Keep the reported chat message ``said`` (:attr:`on_report`); logged if it fails."""
+        if self.on_report is None:
+            return
+        try:
+            await self.on_report(table, said, reporter)
+        except Exception:
+            log.exception("table %s: a reported chat message could not be kept", table.id)
+
     def table_ended_later(self, table: LiveTable) -> None:
         """:meth:`table_ended` in a task of its own (from code that cannot wait)."""
         if self.on_finish is not None:
@@ -1833,6 +1953,8 @@ class TableManager:
             settings["rules_name"] = request.rules_name
         if request.rated:
             settings["rated"] = True
+        if request.spectator_chat == "off":
+            settings["spectator_chat"] = "off"
         table = LiveTable(
             self,
             table_id=table_id,

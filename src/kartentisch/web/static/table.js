@@ -3,6 +3,7 @@
 
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
 import { fitTrick } from "./felt.js";
+import { drawChat, takeChat } from "./chat.js";
 import { drawLog, logHello, takeLog } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
@@ -125,6 +126,11 @@ export class TableScreen {
       this.message = message;
       this.setBanner("");
       this.render();
+    } else if (message.type === "chat" || message.type === "chat_history") {
+      takeChat(this.memory, message);
+      if (this.message) drawChat(this.root, this.memory, this.message.table, (m) => this.send(m));
+    } else if (message.type === "reported") {
+      toast(t("chat.reported"));
     } else if (message.type === "notice") {
       this.notice(message);
     } else if (message.type === "error") {
@@ -218,6 +224,7 @@ export class TableScreen {
     }
     // The game log: one aside.game-log, kept as the last child of the table root.
     drawLog(this.root, this.message, ctx);
+    drawChat(this.root, this.memory, this.message.table, (m) => this.send(m));
     // The trick's places clear of the seat boxes, as they were laid out (felt.js).
     fitTrick(this.root);
     // The version drawn, for whoever watches the page (tools, tests): it changes

@@ -1,10 +1,14 @@
-"""Ratings and results: each account's rating per pool, its history, each seat's result.
+"""Ratings, results and chat reports: each account's rating per pool, its history, each
+seat's result, the chat messages people reported.
 
 ``ratings`` holds an account's Weng-Lin rating (mu, sigma, games) in each pool
 (docs/ratings.md) and whether it is still provisional (the leaderboard lists those last);
 ``rating_history`` the rating after each rated table (the profile's chart);
 ``table_results`` what each account's seat made of a finished table (rank, won,
-the per-game statistics as JSON), rated or not (the profile's figures).
+the per-game statistics as JSON), rated or not (the profile's figures);
+``player_totals`` those results summed per account and game (what a profile shows,
+read in one row however many games there are); ``chat_reports`` a reported chat
+message with its author and text, for the admin.
 
 Revision ID: 0005_ratings
 Revises: 0004_accounts
@@ -74,9 +78,33 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("table_id", "seat"),
     )
     op.create_index("ix_table_results_account", "table_results", ["account_id", "finished"])
+    op.create_table(
+        "player_totals",
+        _account(),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("played", sa.Integer, nullable=False),
+        sa.Column("won", sa.Integer, nullable=False),
+        sa.Column("stats", sa.JSON, nullable=False),
+        sa.PrimaryKeyConstraint("account_id", "game"),
+    )
+    op.create_table(
+        "chat_reports",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("message_id", sa.Integer, nullable=False),
+        sa.Column("author", sa.String(64), nullable=True),
+        sa.Column("author_seat", sa.Integer, nullable=True),
+        sa.Column("author_account", sa.Integer, nullable=True),
+        sa.Column("text", sa.Text, nullable=True),
+        sa.Column("phrase", sa.String(32), nullable=True),
+        sa.Column("reporter_seat", sa.Integer, nullable=True),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("chat_reports")
+    op.drop_table("player_totals")
     op.drop_index("ix_table_results_account", "table_results")
     op.drop_table("table_results")
     op.drop_index("ix_rating_history_account", "rating_history")

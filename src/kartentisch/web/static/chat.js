@@ -1,0 +1,102 @@
+// The table's chat: the players' messages (read by everyone at the table) and the
+// spectators' (read by spectators only), quick phrases in the reader's language,
+// muting an author (in this browser) and reporting a message (kept for the admin).
+// Every message is drawn as text, never as markup.
+
+import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game", "bye"];
+const KEPT = 50;
+const MUTED_KEY = "kt.muted";
+
+function chatStore(memory) {
+  memory.chat ??= { messages: [], el: null, list: null, unread: 0 };
+  return memory.chat;
+}
+
+function mutedNames() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function author(said) {
+  return said.from ?? t("chat.spectator", { n: said.spectator });
+}
+
+/** A ``chat`` or ``chat_history`` message from the server, kept for the next draw. */
+export function takeChat(memory, message) {
+  const chat = chatStore(memory);
+  const incoming = message.type === "chat_history" ? message.messages : [message];
+  const known = new Set(chat.messages.map((m) => m.id));
+  for (const said of incoming) if (!known.has(said.id)) chat.messages.push(said);
+  chat.messages.sort((a, b) => a.id - b.id);
+  chat.messages.splice(0, Math.max(0, chat.messages.length - KEPT));
+  if (chat.el && !chat.el.open && message.type === "chat") chat.unread += 1;
+}
+
+/** The chat panel, kept across draws (its input keeps what is being typed). */
+export function drawChat(root, memory, table, send) {
+  const chat = chatStore(memory);
+  const spectator = table.you === null || table.you === undefined;
+  if (spectator && table.spectator_chat === "off" && !chat.messages.length) {
+    chat.el?.remove();
+    return;
+  }
+  if (!chat.el) {
+    chat.list = h("ol.chat-messages", { "aria-live": "polite" });
+    const input = h("input.chat-input", { maxlength: 300, "aria-label": t("chat.placeholder"), placeholder: t("chat.placeholder"), autocomplete: "off" });
+    const form = h("form.chat-form", {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        send({ type: "chat", text });
+        input.value = "";
+      },
+    }, input, h("button", { type: "submit" }, t("chat.send")));
+    const quick = h("div.chat-quick", { role: "group", "aria-label": t("chat.quick") },
+      PHRASES.map((p) => h("button.quick", { type: "button", "data-phrase": p, onclick: () => send({ type: "chat", phrase: p }) }, t(`chat.phrase.${p}`))));
+    chat.summary = h("summary", {});
+    chat.el = h("details.chat", { open: window.innerWidth >= 1000 ? true : null }, chat.summary, chat.list, quick, form);
+    chat.el.addEventListener("toggle", () => {
+      if (chat.el.open) chat.unread = 0;
+      drawSummary(chat, spectator);
+    });
+    chat.form = form;
+  }
+  const canWrite = !(spectator && table.spectator_chat === "off");
+  chat.form.hidden = !canWrite;
+  chat.el.querySelector(".chat-quick").hidden = !canWrite;
+  drawSummary(chat, spectator);
+  const muted = mutedNames();
+  const shown = chat.messages.filter((m) => !muted.has(author(m)));
+  chat.list.replaceChildren(...(shown.length ? shown.map((m) => line(m, send, memory, root, table)) : [h("li.muted", {}, t("chat.empty"))]));
+  chat.list.scrollTop = chat.list.scrollHeight;
+  if (chat.el.parentNode !== root) root.append(chat.el);
+}
+
+function drawSummary(chat, spectator) {
+  const title = spectator ? t("chat.spectators_title") : t("chat.title");
+  chat.summary.replaceChildren(title, chat.unread ? h("span.badge.unread", {}, String(chat.unread)) : "");
+}
+
+function line(said, send, memory, root, table) {
+  const name = author(said);
+  const words = said.phrase ? t(`chat.phrase.${said.phrase}`) : said.text;
+  const mine = said.seat !== null && said.seat === table.you;
+  return h(`li.chat-line.${said.channel}`, { "data-id": said.id },
+    h("strong.chat-author", {}, name), ": ", h("span.chat-text", {}, words),
+    mine ? null : h("span.chat-tools", {},
+      h("button.link.chat-mute", { type: "button", title: t("chat.mute"), onclick: () => {
+        const muted = mutedNames();
+        muted.add(name);
+        localStorage.setItem(MUTED_KEY, JSON.stringify([...muted]));
+        toast(t("chat.muted", { name }));
+        drawChat(root, memory, table, send);
+      } }, t("chat.mute")),
+      h("button.link.chat-report", { type: "button", onclick: () => send({ type: "report", id: said.id }) }, t("chat.report"))));
+}
