@@ -26,9 +26,10 @@ def next_of(ws: Any, kind: str) -> dict[str, Any]:
 
 def test_players_chat_reaches_everyone_and_spectators_only_spectators(client: TestClient) -> None:
     table = new_table(client, SEATS, options={"target": 100})
-    with client.websocket_connect(f"/ws/tables/{table['id']}") as player, client.websocket_connect(
-        f"/ws/tables/{table['id']}"
-    ) as spectator:
+    with (
+        client.websocket_connect(f"/ws/tables/{table['id']}") as player,
+        client.websocket_connect(f"/ws/tables/{table['id']}") as spectator,
+    ):
         player.send_json({"type": "hello", "token": table["token"]})
         next_of(player, "state")
         spectator.send_json({"type": "hello"})
@@ -86,9 +87,10 @@ def test_spectators_chat_off_by_the_hosts_choice(client: TestClient) -> None:
 
 def test_a_report_is_kept_for_the_admin(client: TestClient, tmp_path: Path) -> None:
     table = new_table(client, SEATS, options={"target": 100})
-    with client.websocket_connect(f"/ws/tables/{table['id']}") as player, client.websocket_connect(
-        f"/ws/tables/{table['id']}"
-    ) as spectator:
+    with (
+        client.websocket_connect(f"/ws/tables/{table['id']}") as player,
+        client.websocket_connect(f"/ws/tables/{table['id']}") as spectator,
+    ):
         player.send_json({"type": "hello", "token": table["token"]})
         next_of(player, "state")
         spectator.send_json({"type": "hello"})
