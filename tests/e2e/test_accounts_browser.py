@@ -185,3 +185,49 @@ def test_a_rated_table_of_two_accounts_changes_both_ratings(
         anna.goto(f"{server.url}/leaderboard/slobberhannes?lang=en")
         board = anna.locator("table.figures").inner_text()
         assert "Annika" in board and "Bernhard" in board
+
+
+def test_chat_at_the_table_shows_a_script_as_text(
+    server: ServerProcess, browser: Browser, page_errors: PageErrors
+) -> None:
+    """Two people at a table chat: a message with markup is shown as text, a quick
+    phrase in each reader's own language, a muted author's messages hidden."""
+    de, ru = catalog(server, "de"), catalog(server, "ru")
+    seats = [{"kind": "you"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+    created = server.post(
+        "/api/tables",
+        {"game": "slobberhannes", "name": "Ann", "seats": seats, "options": {"target": 100}},
+    )
+    table = f"{server.url}/t/{created['id']}"
+    with _person(browser, page_errors, "ann: ") as ann, _person(browser, page_errors, "bo: ") as bo:
+        ann.goto(f"{table}?lang=de#seat={created['seat']}&token={created['token']}")
+        bo.goto(f"{table}?lang=ru")
+        bo.evaluate("localStorage.setItem('kt.name', 'Bo')")
+        bo.get_by_role("button", name=ru["lobby.join"]).click()
+        for tab in (ann, bo):
+            tab.wait_for_selector(".hand-card")
+            tab.locator("details.chat").evaluate("d => { d.open = true; }")
+        script = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+        ann.fill(".chat-input", script)
+        ann.locator(".chat-form button[type=submit]").click()
+        line = bo.locator(".chat-line .chat-text", has_text="<script>alert(2)</script>")
+        line.wait_for()
+        assert line.inner_text() == script
+        assert bo.locator(".chat-messages img, .chat-messages script").count() == 0
+        bo.locator(".chat-quick button[data-phrase=well_played]").click()
+        ann.locator(".chat-text", has_text=de["chat.phrase.well_played"]).wait_for()
+        bo.locator(".chat-text", has_text=ru["chat.phrase.well_played"]).wait_for()
+        shot(bo, "chat-ru-desktop")
+        # Ann mutes Bo: his next words do not reach her page.
+        ann.locator(".chat-line", has_text="Bo").locator(".chat-mute").click()
+        bo.fill(".chat-input", "are you there?")
+        bo.locator(".chat-form button[type=submit]").click()
+        said = bo.locator(".chat-line", has_text="are you there?")
+        said.wait_for()
+        number = int(said.get_attribute("data-id") or 0)
+        # Ann's page has the message (it came), and does not show it.
+        ann.wait_for_function(
+            f"Number(document.querySelector('details.chat').dataset.last) >= {number}"
+        )
+        assert ann.locator(".chat-text", has_text="are you there?").count() == 0
+        shot(ann, "chat-de-desktop")

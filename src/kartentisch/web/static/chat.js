@@ -76,6 +76,8 @@ export function drawChat(root, memory, table, send) {
   const shown = chat.messages.filter((m) => !muted.has(author(m)));
   chat.list.replaceChildren(...(shown.length ? shown.map((m) => line(m, send, memory, root, table)) : [h("li.muted", {}, t("chat.empty"))]));
   chat.list.scrollTop = chat.list.scrollHeight;
+  // The newest message this page has (shown or muted), for whoever watches the page.
+  chat.el.dataset.last = String(chat.messages.at(-1)?.id ?? 0);
   if (chat.el.parentNode !== root) root.append(chat.el);
 }
 
