@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, open_page, shot
-from .pages import catalog, play_one
+from .pages import catalog, fill, play_one
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -231,3 +231,41 @@ def test_chat_at_the_table_shows_a_script_as_text(
         )
         assert ann.locator(".chat-text", has_text="are you there?").count() == 0
         shot(ann, "chat-de-desktop")
+
+
+def test_a_friend_request_and_an_invitation(
+    server: ServerProcess, browser: Browser, page_errors: PageErrors
+) -> None:
+    en = catalog(server, "en")
+    with (
+        _person(browser, page_errors, "fa: ") as anna,
+        _person(browser, page_errors, "fb: ") as bernd,
+    ):
+        _sign_up(anna, server, "Frieda", "en")
+        _sign_up(bernd, server, "Fritz", "en")
+        anna.goto(f"{server.url}/friends?lang=en")
+        anna.fill("#friend-name", "fritz")
+        anna.locator("form.friend-ask button[type=submit]").click()
+        anna.locator(".outgoing", has_text="Fritz").wait_for()
+        bernd.goto(f"{server.url}/friends?lang=en")
+        bernd.locator(".incoming", has_text="Frieda").locator("button.accept").click()
+        bernd.locator(".friend-list .friend", has_text="Frieda").wait_for()
+        # Frieda opens a table with a free seat and invites Fritz from its waiting room.
+        anna.goto(f"{server.url}/?lang=en")
+        anna.select_option("#game", "slobberhannes")
+        anna.locator(".seat-setup select").nth(1).select_option("open")
+        anna.click("form.create button[type=submit]")
+        anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        box = anna.locator("form.invite-friend")
+        box.wait_for()
+        assert anna.locator("#invite-friend").input_value() == "Fritz"
+        box.locator("button[type=submit]").click()
+        anna.locator("#toast", has_text=fill(en["friends.invite_sent"], name="Fritz")).wait_for()
+        shot(anna, "friends-invite-en")
+        bernd.goto(f"{server.url}/friends?lang=en")
+        invitation = bernd.locator(".invitation", has_text="Frieda")
+        invitation.wait_for()
+        shot(bernd, "friends-en")
+        invitation.get_by_role("link", name=en["friends.to_table"]).click()
+        bernd.get_by_role("button", name=en["lobby.join"]).click()
+        bernd.wait_for_selector(".hand-card")

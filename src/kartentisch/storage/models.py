@@ -34,6 +34,8 @@ __all__ = [
     "AccountSessionRow",
     "Base",
     "ChatReportRow",
+    "FriendshipRow",
+    "InvitationRow",
     "PlayerTotalsRow",
     "RatingHistoryRow",
     "RatingRow",
@@ -253,3 +255,33 @@ class PlayerTotalsRow(Base):
     played: Mapped[int] = mapped_column(Integer)
     won: Mapped[int] = mapped_column(Integer)
     stats: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class FriendshipRow(Base):
+    """A friend request from ``requester_id`` to ``addressee_id``; ``accepted`` once the
+    addressee said yes (then both are friends)."""
+
+    __tablename__ = "friendships"
+
+    requester_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    addressee_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    accepted: Mapped[bool] = mapped_column(Boolean)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class InvitationRow(Base):
+    """A friend asked to a table."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    from_id: Mapped[int] = _account_key()
+    to_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

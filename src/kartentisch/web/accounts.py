@@ -25,6 +25,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any, Final
 
@@ -57,6 +58,7 @@ __all__ = [
     "SESSION_COOKIE",
     "AccountRoutes",
     "CsrfGuard",
+    "read_object",
 ]
 
 log = logging.getLogger("kartentisch.web.accounts")
@@ -123,6 +125,8 @@ class AccountRoutes:
         self.signup_rate = Rate("signup", limits.signup_burst, limits.signups_per_second)
         self._hashing = asyncio.Semaphore(HASH_SLOTS)
         self._waiting = 0
+        #: When each account's login was last seen here (``time.monotonic``): online.
+        self.seen: dict[int, float] = {}
 
     def routes(self) -> list[Route]:
         return [
@@ -141,7 +145,10 @@ class AccountRoutes:
         token = request.cookies.get(SESSION_COOKIE)
         if not token or len(token) > 128:
             return None
-        return await asyncio.to_thread(self._store().session_account, token)
+        account = await asyncio.to_thread(self._store().session_account, token)
+        if account is not None:
+            self.seen[account.id] = time.monotonic()
+        return account
 
     async def _logged_in(self, request: Request) -> Account:
         account = await self.account_of(request)
@@ -191,7 +198,7 @@ class AccountRoutes:
 
     async def sign_up(self, request: Request) -> Response:
         try:
-            body = await _object(request)
+            body = await read_object(request)
             name = _checked_name(body.get("name"))
             password = _checked_password(body.get("password"))
             await self._take(self.signup_rate, "too_many_signups", scope_key(request.scope))
@@ -210,7 +217,7 @@ class AccountRoutes:
 
     async def log_in(self, request: Request) -> Response:
         try:
-            body = await _object(request)
+            body = await read_object(request)
             raw_name = body.get("name")
             password = body.get("password")
             if not isinstance(raw_name, str) or not isinstance(password, str) or not password:
@@ -271,7 +278,7 @@ class AccountRoutes:
     async def change_password(self, request: Request) -> Response:
         try:
             account = await self._logged_in(request)
-            body = await _object(request)
+            body = await read_object(request)
             old = body.get("old")
             new = _checked_password(body.get("new"))
             stored = await asyncio.to_thread(self._store().password_hash, account.id)
@@ -294,7 +301,7 @@ class AccountRoutes:
     async def claim(self, request: Request) -> Response:
         try:
             account = await self._logged_in(request)
-            body = await _object(request)
+            body = await read_object(request)
             claimed = await self._claim(account, body.get("seats"))
         except TableError as exc:
             return _refusal(request, exc)
@@ -333,7 +340,7 @@ class AccountRoutes:
         return None
 
 
-async def _object(request: Request) -> dict[str, Any]:
+async def read_object(request: Request) -> dict[str, Any]:
     """The request's JSON object (at most 16 KiB)."""
     raw = b""
     async for chunk in request.stream():

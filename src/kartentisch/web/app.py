@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib.resources import files
 from pathlib import Path
@@ -68,6 +69,7 @@ from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
 from kartentisch.web.answers import AnswerCache
+from kartentisch.web.friends import FriendRoutes
 from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table, rules_refusal
@@ -261,6 +263,34 @@ def create_app(
         await take(request, lobby_rate, "too_many_requests")
 
     player_routes = PlayerRoutes(accounts, _error, take_lobby)
+
+    def seated() -> dict[int, str]:
+        """The accounts connected at a live table of this process, and the table."""
+        found: dict[int, str] = {}
+        for table in manager().live():
+            connected = {c.seat for c in table.connections if c.seat is not None}
+            for number, seat in enumerate(table.seats):
+                if seat.account is not None and number in connected:
+                    found.setdefault(seat.account, table.id)
+        return found
+
+    def sits_at(account: int, table_id: str) -> bool:
+        table = manager().cached(table_id)
+        return (
+            table is not None
+            and table.status in ("waiting", "playing")
+            and any(seat.account == account for seat in table.seats)
+        )
+
+    friend_routes = FriendRoutes(
+        accounts,
+        account_routes.account_of,
+        _error,
+        seated,
+        account_routes.seen.get,
+        sits_at,
+        time.monotonic,
+    )
 
     async def keep_report(table: LiveTable, said: dict[str, Any], reporter: int | None) -> None:
         """A chat message reported at ``table``: kept for ``kartentisch admin reports``."""
@@ -861,6 +891,7 @@ def create_app(
         Route("/account", page),
         Route("/players/{name}", page),
         Route("/leaderboard", page),
+        Route("/friends", page),
         Route("/leaderboard/{pool}", page),
         Route("/healthz", health),
         Route("/api/games", games),
@@ -881,6 +912,7 @@ def create_app(
         Route("/api/i18n/{lang}", i18n),
         *account_routes.routes(),
         *player_routes.routes(),
+        *friend_routes.routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]

@@ -116,7 +116,8 @@ export function showAccount(root, navigate) {
   };
   root.replaceChildren(h("section.panel.account-page", {},
     h("h1.account-title", {}, me.account.name),
-    h("p", {}, h("a.profile-link", { href: `/players/${encodeURIComponent(me.account.name)}`, "data-link": "" }, t("account.profile"))),
+    h("p.row", {}, h("a.profile-link", { href: `/players/${encodeURIComponent(me.account.name)}`, "data-link": "" }, t("account.profile")),
+      h("a.friends-link", { href: "/friends", "data-link": "" }, t("friends.title"))),
     h("form#password-form", { onsubmit: change },
       h("h2", {}, t("account.change_password")), oldRow, newRow, problem,
       h("div.row", {}, h("button.primary", { type: "submit" }, t("account.change_password")))),

@@ -2,6 +2,7 @@
 
 import { loadMe, me, showAccount, showLogin } from "./account.js";
 import { h, rulesHref, toast } from "./dom.js";
+import { showFriends } from "./friends.js";
 import { showLeaderboard, showProfile } from "./players.js";
 import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, t } from "./i18n.js";
 import { leaveLobby, showLobby } from "./lobby.js";
@@ -41,6 +42,8 @@ async function route() {
       showLogin(root, navigate, path === "/signup");
     } else if (path === "/account") {
       showAccount(root, navigate);
+    } else if (path === "/friends") {
+      await showFriends(root, navigate, current);
     } else if ((m = path.match(/^\/players\/([^/]+)$/))) {
       await showProfile(root, decodeURIComponent(m[1]), current);
     } else if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?$/))) {

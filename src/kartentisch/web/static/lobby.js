@@ -278,7 +278,8 @@ async function refreshList(list, navigate) {
       h("div.actions", {}, actions));
   });
   list.replaceChildren(h("h2", {}, t("lobby.open_tables")), rows.length ? h("ul.table-list", {}, rows) : h("p.muted", {}, t("lobby.no_tables")),
-    h("p.small", {}, h("a.leaderboard-link", { href: "/leaderboard", "data-link": "" }, t("lobby.leaderboard"))));
+    h("p.small.row", {}, h("a.leaderboard-link", { href: "/leaderboard", "data-link": "" }, t("lobby.leaderboard")),
+      me.account ? h("a.friends-link", { href: "/friends", "data-link": "" }, t("friends.title")) : null));
 }
 
 export async function join(table, navigate, seat = null) {

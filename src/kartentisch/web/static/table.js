@@ -4,6 +4,7 @@
 import { forgetSeat, h, savedSeat, saveSeat, setRulesGame, toast } from "./dom.js";
 import { fitTrick } from "./felt.js";
 import { drawChat, takeChat } from "./chat.js";
+import { inviteBox } from "./friends.js";
 import { drawLog, logHello, takeLog } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
@@ -283,6 +284,7 @@ export class TableScreen {
       h("p", {}, t("ui.invite")),
       table.private ? h("p.muted.private-note", {}, t("lobby.private_note")) : null,
       h("div.row", {}, linkInput, copy),
+      you !== null ? inviteBox(table.id) : null,
       h("ol.seats", {}, seats),
       you !== null ? h("button.primary", { onclick: () => this.send({ type: "start" }) }, t("ui.start_now")) : h("p.muted", {}, t("ui.spectating")),
       h("p#banner.muted"));

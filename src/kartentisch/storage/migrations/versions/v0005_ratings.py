@@ -1,5 +1,5 @@
-"""Ratings, results and chat reports: each account's rating per pool, its history, each
-seat's result, the chat messages people reported.
+"""Ratings, results, chat reports, friends: each account's rating per pool, its history,
+each seat's result, the chat messages people reported, friendships and invitations.
 
 ``ratings`` holds an account's Weng-Lin rating (mu, sigma, games) in each pool
 (docs/ratings.md) and whether it is still provisional (the leaderboard lists those last);
@@ -8,7 +8,9 @@ seat's result, the chat messages people reported.
 the per-game statistics as JSON), rated or not (the profile's figures);
 ``player_totals`` those results summed per account and game (what a profile shows,
 read in one row however many games there are); ``chat_reports`` a reported chat
-message with its author and text, for the admin.
+message with its author and text, for the admin; ``friendships`` a request from one
+account to another (``accepted`` once answered); ``invitations`` an account asked
+to a table by a friend.
 
 Revision ID: 0005_ratings
 Revises: 0004_accounts
@@ -100,9 +102,43 @@ def upgrade() -> None:
         sa.Column("reporter_seat", sa.Integer, nullable=True),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_table(
+        "friendships",
+        sa.Column(
+            "requester_id",
+            sa.Integer,
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column(
+            "addressee_id",
+            sa.Integer,
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("accepted", sa.Boolean, nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("requester_id", "addressee_id"),
+    )
+    op.create_index("ix_friendships_addressee", "friendships", ["addressee_id"])
+    op.create_table(
+        "invitations",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column(
+            "from_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column(
+            "to_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        _table(),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_invitations_to", "invitations", ["to_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("invitations")
+    op.drop_table("friendships")
     op.drop_table("chat_reports")
     op.drop_table("player_totals")
     op.drop_index("ix_table_results_account", "table_results")
