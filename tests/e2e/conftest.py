@@ -80,7 +80,9 @@ def server(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     # A module's tests open many tables from one address: the cap on waiting tables per
     # address (tested in tests/web/test_waiting_tables.py) is set high enough for them.
     server = ServerProcess(
-        tmp_path_factory.mktemp("e2e-server"), options=["--max-waiting-tables", "100"]
+        tmp_path_factory.mktemp("e2e-server"),
+        # (and every account of a module's tests is opened from 127.0.0.1)
+        options=["--max-waiting-tables", "100", "--signup-burst", "50"],
     )
     server.start()
     try:

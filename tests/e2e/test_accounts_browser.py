@@ -119,6 +119,10 @@ def test_the_account_screens_in_every_language(
             for key in ("account.signup_title", "account.guest_note", "account.password"):
                 assert english[key] not in body, key
         shot(page, f"account-signup-{lang}-{size}")
+        page.goto(f"{server.url}/?lang={lang}")
+        page.locator(".lobby-chat h2", has_text=texts["chat.lobby_title"]).wait_for()
+        assert texts["chat.lobby_login"] in page.locator(".lobby-chat").inner_text()
+        shot(page, f"lobby-{lang}-{size}")
         # The page must not scroll sideways on a phone.
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0

@@ -109,3 +109,41 @@ def test_a_report_is_kept_for_the_admin(client: TestClient, tmp_path: Path) -> N
     assert kept["table_id"] == table["id"] and kept["text"] == "rude words"
     assert kept["author"] == "Ann" and kept["author_seat"] == table["seat"]
     assert kept["reporter_seat"] is None
+
+
+def test_the_lobby_chat(tmp_path: Path) -> None:
+    from .test_accounts import csrf, sign_up
+    from .test_ratings_web import Person, _app
+
+    with TestClient(_app(tmp_path)) as anna:
+        guest = Person(anna)
+        with guest.acting() as client:
+            refused = client.post("/api/lobby/chat", json={"text": "hi"})
+        assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_logged_in"
+        assert sign_up(anna, "Anna").status_code == 201
+        said = anna.post("/api/lobby/chat", json={"text": " <b>hi</b> "}, headers=csrf(anna))
+        assert said.status_code == 201 and said.json()["text"] == "<b>hi</b>"
+        anna.post("/api/lobby/chat", json={"phrase": "hello"}, headers=csrf(anna))
+        with guest.acting() as client:  # anyone reads
+            read = client.get("/api/lobby/chat").json()
+            later = client.get(f"/api/lobby/chat?after={said.json()['id']}").json()
+        assert [m["from"] for m in read["messages"]] == ["Anna", "Anna"]
+        assert [m["phrase"] for m in later["messages"]] == ["hello"]
+        too_long = anna.post("/api/lobby/chat", json={"text": "x" * 301}, headers=csrf(anna))
+        assert too_long.json()["error"]["code"] == "chat_too_long"
+        for _ in range(3):
+            anna.post("/api/lobby/chat", json={"phrase": "bye"}, headers=csrf(anna))
+        limited = anna.post("/api/lobby/chat?lang=en", json={"phrase": "bye"}, headers=csrf(anna))
+        assert limited.status_code == 429
+        assert limited.json()["error"]["code"] == "chat_rate_limited"
+        assert "every 2 s" in limited.json()["error"]["message"]
+        reported = anna.post(
+            "/api/lobby/chat/report", json={"id": said.json()["id"]}, headers=csrf(anna)
+        )
+        assert reported.status_code == 200
+    store = TableStore(sqlite_url(tmp_path))
+    try:
+        [kept] = AccountStore(store).reports()
+    finally:
+        store.close()
+    assert kept["table_id"] == "lobby" and kept["text"] == "<b>hi</b>" and kept["author"] == "Anna"

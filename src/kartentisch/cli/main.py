@@ -128,6 +128,7 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         "--header-timeout": args.header_timeout,
         "--timeout-keep-alive": args.timeout_keep_alive,
         "--hello-timeout": args.hello_timeout,
+        "--signup-burst": args.signup_burst,
     }
     if args.limit_concurrency is not None:
         positive["--limit-concurrency"] = args.limit_concurrency
@@ -159,7 +160,7 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         raise KartentischError("--max-waiting-tables and --waiting-expiry must not be negative")
     settings.max_waiting_per_address = args.max_waiting_tables or None
     settings.waiting_expiry = args.waiting_expiry or None
-    limits = limits or Limits(hello_seconds=args.hello_timeout)
+    limits = limits or Limits(hello_seconds=args.hello_timeout, signup_burst=args.signup_burst)
     app = create_app(
         args.db,
         data_dir=args.data_dir,
@@ -366,6 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=5,
         metavar="S",
         help="seconds an idle keep-alive connection stays open (5)",
+    )
+    serve.add_argument(
+        "--signup-burst",
+        type=int,
+        default=5,
+        metavar="N",
+        help="new accounts one address may open at once, then one a minute (5)",
     )
     serve.add_argument(
         "--hello-timeout",

@@ -73,6 +73,7 @@ from kartentisch.web.friends import FriendRoutes
 from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table, rules_refusal
+from kartentisch.web.lobbychat import LobbyChat
 from kartentisch.web.players import PlayerRoutes
 from kartentisch.web.protocol import (
     Hello,
@@ -281,6 +282,8 @@ def create_app(
             and table.status in ("waiting", "playing")
             and any(seat.account == account for seat in table.seats)
         )
+
+    lobby_chat = LobbyChat(accounts, account_routes.account_of, limiter, _error, take_lobby)
 
     friend_routes = FriendRoutes(
         accounts,
@@ -913,6 +916,7 @@ def create_app(
         *account_routes.routes(),
         *player_routes.routes(),
         *friend_routes.routes(),
+        *lobby_chat.routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),
     ]

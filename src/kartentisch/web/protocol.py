@@ -30,8 +30,11 @@ from typing import Any, Final
 from kartentisch.i18n import LANGUAGES
 
 __all__ = [
+    "MAX_CHAT_CHARS",
     "MAX_MESSAGE_CHARS",
+    "QUICK_PHRASES",
     "Act",
+    "Chat",
     "ClientMessage",
     "Hello",
     "Limits",
@@ -40,11 +43,13 @@ __all__ = [
     "Pong",
     "ProtocolError",
     "Ready",
+    "Report",
     "Start",
     "TokenBucket",
     "Verdict",
     "error_message",
     "parse_client_message",
+    "read_chat",
 ]
 
 #: Longer client messages are refused unread (a real one is well under 200 characters).
@@ -271,7 +276,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             )
         return Ready(version)
     if kind == "chat":
-        return _chat(data)
+        return read_chat(data)
     if kind == "report":
         reported = data.get("id")
         if not isinstance(reported, int) or isinstance(reported, bool) or reported < 1:
@@ -282,7 +287,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     )
 
 
-def _chat(data: dict[str, Any]) -> Chat:
+def read_chat(data: dict[str, Any]) -> Chat:
+    """``data`` (``{text}`` or ``{phrase}``) checked as a chat message; :class:`ProtocolError`."""
     text, phrase = data.get("text"), data.get("phrase")
     if (text is None) == (phrase is None):
         raise ProtocolError("bad_message", '"chat" needs "text" or "phrase" (one of them)')

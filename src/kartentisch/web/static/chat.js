@@ -3,8 +3,8 @@
 // muting an author (in this browser) and reporting a message (kept for the admin).
 // Every message is drawn as text, never as markup.
 
-import { h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { api, h, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
 
 const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "one_moment", "good_game", "bye"];
 const KEPT = 50;
@@ -101,4 +101,71 @@ function line(said, send, memory, root, table) {
         drawChat(root, memory, table, send);
       } }, t("chat.mute")),
       h("button.link.chat-report", { type: "button", onclick: () => send({ type: "report", id: said.id }) }, t("chat.report"))));
+}
+
+/** The lobby's chat: polled with the table list; a person logged in may write. */
+export function lobbyChat(loggedIn) {
+  const state = { last: 0, messages: [] };
+  const list = h("ol.chat-messages", { "aria-live": "polite" });
+  const input = h("input.chat-input", { maxlength: 300, "aria-label": t("chat.placeholder"), placeholder: t("chat.placeholder"), autocomplete: "off" });
+  const say = async (body) => {
+    try {
+      const said = await api(`/api/lobby/chat?lang=${lang}`, { method: "POST", body });
+      take([said]);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  };
+  const form = h("form.chat-form", {
+    onsubmit: (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      say({ text });
+    },
+  }, input, h("button", { type: "submit" }, t("chat.send")));
+  const quick = h("div.chat-quick", { role: "group", "aria-label": t("chat.quick") },
+    PHRASES.map((p) => h("button.quick", { type: "button", "data-phrase": p, onclick: () => say({ phrase: p }) }, t(`chat.phrase.${p}`))));
+  const panel = h("section.panel.chat.lobby-chat", {}, h("h2", {}, t("chat.lobby_title")), list,
+    loggedIn ? [quick, form] : h("p.muted.small", {}, t("chat.lobby_login")));
+  function draw() {
+    const muted = mutedNames();
+    const shown = state.messages.filter((m) => !muted.has(m.from));
+    list.replaceChildren(...(shown.length ? shown.map((said) => h("li.chat-line", { "data-id": said.id },
+      h("strong.chat-author", {}, said.from), ": ",
+      h("span.chat-text", {}, said.phrase ? t(`chat.phrase.${said.phrase}`) : said.text),
+      h("span.chat-tools", {},
+        h("button.link.chat-mute", { type: "button", onclick: () => {
+          const names = mutedNames();
+          names.add(said.from);
+          localStorage.setItem(MUTED_KEY, JSON.stringify([...names]));
+          toast(t("chat.muted", { name: said.from }));
+          draw();
+        } }, t("chat.mute")),
+        h("button.link.chat-report", { type: "button", onclick: async () => {
+          try {
+            await api(`/api/lobby/chat/report?lang=${lang}`, { method: "POST", body: { id: said.id } });
+            toast(t("chat.reported"));
+          } catch (error) {
+            toast(error.message, "error");
+          }
+        } }, t("chat.report"))))) : [h("li.muted", {}, t("chat.empty"))]));
+    list.scrollTop = list.scrollHeight;
+    panel.dataset.last = String(state.messages.at(-1)?.id ?? 0);
+  }
+  function take(messages) {
+    const known = new Set(state.messages.map((m) => m.id));
+    for (const said of messages) if (!known.has(said.id)) state.messages.push(said);
+    state.messages.sort((a, b) => a.id - b.id);
+    state.messages.splice(0, Math.max(0, state.messages.length - KEPT));
+    state.last = Math.max(state.last, ...state.messages.map((m) => m.id), 0);
+    draw();
+  }
+  async function poll() {
+    const data = await api(`/api/lobby/chat?after=${state.last}`);
+    take(data.messages);
+  }
+  draw();
+  return { panel, poll };
 }

@@ -1,6 +1,7 @@
 // The lobby: create a table, see the open ones, join or watch.
 
 import { me } from "./account.js";
+import { lobbyChat } from "./chat.js";
 import { api, askName, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { handedNote, ruleEditor, takeHandedRules } from "./ruleeditor.js";
@@ -19,8 +20,9 @@ export async function showLobby(root, navigate, current = () => true) {
   const handed = takeHandedRules();
   const form = createForm(games, navigate, defaults || {}, ruleSets || [], handed);
   const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
-  root.replaceChildren(h("div.lobby", {}, form, list));
-  const refresh = () => refreshList(list, navigate).catch(() => {});
+  const chat = lobbyChat(Boolean(me.account));
+  root.replaceChildren(h("div.lobby", {}, form, h("div.lobby-side", {}, list, chat.panel)));
+  const refresh = () => Promise.all([refreshList(list, navigate).catch(() => {}), chat.poll().catch(() => {})]);
   await refresh();
   if (!current()) return;
   refreshTimer = setInterval(refresh, 5000);
