@@ -78,7 +78,13 @@ export function drawChat(root, memory, table, send) {
   chat.list.scrollTop = chat.list.scrollHeight;
   // The newest message this page has (shown or muted), for whoever watches the page.
   chat.el.dataset.last = String(chat.messages.at(-1)?.id ?? 0);
-  if (chat.el.parentNode !== root) root.append(chat.el);
+  // Before the game log, which stays the root's last child (the layout places both).
+  const log = root.querySelector(":scope > aside.game-log");
+  if (log) {
+    if (chat.el.nextElementSibling !== log) root.insertBefore(chat.el, log);
+  } else if (chat.el.parentNode !== root || root.lastElementChild !== chat.el) {
+    root.append(chat.el);
+  }
 }
 
 function drawSummary(chat, spectator) {
