@@ -157,3 +157,28 @@ def test_unknown_players_and_pools(clients: tuple[TestClient, Person]) -> None:
     assert anna.get("/api/leaderboard/skat").json()["error"]["code"] == "no_such_pool"
     assert anna.get("/api/leaderboard/slobberhannes?page=0").status_code == 400
     assert anna.get("/api/leaderboard/doppelkopf-ddv?page=3").json()["rows"] == []
+
+
+def test_a_claimed_guest_table_joins_the_profile(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as guest:
+        seats = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+        body = {"game": "slobberhannes", "name": "Gast", "seats": seats, "options": {"target": 1}}
+        created = guest.post("/api/tables", json=body).json()
+        with guest.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": created["token"]})
+            while True:
+                message = next_state(ws, skip_errors=True)
+                if message["table"]["status"] == "finished":
+                    break
+                view = message["view"]
+                if my_turn(message, 0) and view["legal"]:
+                    ws.send_json(
+                        {"type": "act", "action": view["legal"][-1], "version": message["version"]}
+                    )
+        claim = [{"table": created["id"], "token": created["token"]}]
+        signed = sign_up(guest, "Gunda", claim=claim)
+        assert signed.json()["claimed"] == [{"table": created["id"], "seat": 0}]
+        profile = guest.get("/api/players/Gunda").json()
+        assert profile["games"]["slobberhannes"]["played"] == 1
+        assert profile["recent"][0]["table"] == created["id"]
+        assert profile["recent"][0]["rated"] is False and profile["ratings"] == {}

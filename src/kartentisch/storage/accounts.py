@@ -283,6 +283,12 @@ class AccountStore:
             return False
         return True
 
+    def accounts_at(self, table_id: str) -> dict[int, int]:
+        """Seat → account of the accounts seated at the table (also claimed seats)."""
+        query = select(_SEATS.c.seat, _SEATS.c.account_id).where(_SEATS.c.table_id == table_id)
+        with self.tables.reading() as connection:
+            return {int(r.seat): int(r.account_id) for r in connection.execute(query).all()}
+
     def seats_of(self, account_id: int) -> list[tuple[str, int]]:
         """(table id, seat) of every table the account sat at, newest first."""
         query = (

@@ -183,6 +183,33 @@ class RatingStore:
                 )
         return True
 
+    def add_seat(self, table_id: str, game: str, pool: str, seat: SeatResult) -> bool:
+        """Add one more account's result to a finished table (a guest's seat claimed
+        afterwards: never rated); False if that seat has its result already."""
+        with self.tables.transaction() as connection:
+            there = connection.execute(
+                select(_RESULTS.c.seat).where(
+                    _RESULTS.c.table_id == table_id, _RESULTS.c.seat == seat.seat
+                )
+            ).first()
+            if there is not None:
+                return False
+            connection.execute(
+                insert(_RESULTS).values(
+                    table_id=table_id,
+                    seat=seat.seat,
+                    account_id=seat.account,
+                    game=game,
+                    pool=pool,
+                    rank=seat.rank,
+                    won=seat.won,
+                    rated=False,
+                    stats=dict(seat.stats),
+                )
+            )
+            self._add_to_totals(connection, seat, game)
+        return True
+
     @staticmethod
     def _add_to_totals(connection: Any, seat: SeatResult, game: str) -> None:
         """Add one seat's result to the account's totals in ``game`` (the profile's row)."""

@@ -26,7 +26,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any, Final
 
 from starlette.requests import HTTPConnection, Request
@@ -117,6 +117,9 @@ class AccountRoutes:
         limits: Limits,
     ) -> None:
         self._store = store
+        #: Called with (table id, seat, account) for each seat claimed: the app adds a
+        #: finished table's result to the account's profile.
+        self.on_claimed: Callable[[str, int, Account], Awaitable[None]] | None = None
         self._limiter = limiter
         self.login_rate = Rate("login-address", limits.login_burst, limits.logins_per_second)
         self.account_rate = Rate(
@@ -324,6 +327,13 @@ class AccountRoutes:
             seat = await asyncio.to_thread(self._claim_one, account, table_id, token)
             if seat is not None:
                 claimed.append({"table": table_id, "seat": seat})
+                if self.on_claimed is not None:
+                    try:
+                        await self.on_claimed(table_id, seat, account)
+                    except Exception:
+                        log.exception(
+                            "table %s: a claimed seat's result could not be kept", table_id
+                        )
         return claimed
 
     def _claim_one(self, account: Account, table_id: str, token: str) -> int | None:

@@ -63,7 +63,7 @@ from kartentisch.storage import (
     default_data_dir,
     sqlite_url,
 )
-from kartentisch.storage.accounts import AccountStore
+from kartentisch.storage.accounts import Account, AccountStore
 from kartentisch.storage.ratings import RatingStore, SeatResult
 from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
@@ -301,10 +301,29 @@ def create_app(
         author = table.seats[seat].account if isinstance(seat, int) else None
         await asyncio.to_thread(accounts().report_chat, table.id, said, author, reporter)
 
+    async def claimed(table_id: str, seat: int, account: Account) -> None:
+        """A guest's seat claimed: a finished table's result joins the account's profile."""
+        stored = await asyncio.to_thread(manager().store.load, table_id)
+        if stored is None or stored.status != "finished":
+            return  # (a table still going on records its results when it ends)
+        table = manager().finished(stored)
+        if table.game is None:
+            return
+        results = table_results(table.kind.name, table.options, table.game)
+        row = SeatResult(
+            seat, account.id, results.ranks[seat], results.won(seat), results.stats.get(seat, {})
+        )
+        ratings = RatingStore(manager().store)
+        await asyncio.to_thread(ratings.add_seat, table_id, table.kind.name, results.pool, row)
+
+    account_routes.on_claimed = claimed
+
     async def record_results(table: LiveTable) -> None:
         """A table just ended: its accounts' results, and (a rated table with an account
         in every person's seat) their new ratings, written in one transaction."""
         at = {i: s.account for i, s in enumerate(table.seats) if s.account is not None}
+        # (and guests' seats claimed while the table went on)
+        at = {**await asyncio.to_thread(accounts().accounts_at, table.id), **at}
         if not at or table.game is None:
             return
         results = table_results(table.kind.name, table.options, table.game)
