@@ -89,7 +89,7 @@ export function drawChat(root, memory, table, send) {
 
 function drawSummary(chat, spectator) {
   const title = spectator ? t("chat.spectators_title") : t("chat.title");
-  chat.summary.replaceChildren(title, chat.unread ? h("span.badge.unread", {}, String(chat.unread)) : "");
+  chat.summary.replaceChildren(title, chat.unread ? h("span.tag.unread", {}, String(chat.unread)) : "");
 }
 
 function line(said, send, memory, root, table) {

@@ -109,8 +109,8 @@ export async function showProfile(root, name, current) {
   const recent = data.recent.map((r) =>
     h("li", {}, h("a", { href: `/replay/${encodeURIComponent(r.table)}`, "data-link": "" }, gameTitle(r.game)), " ",
       h("span.muted", {}, dateText(r.finished)), " ",
-      r.won ? h("span.badge.won", {}, t("player.won")) : h("span.badge", {}, t("player.place", { n: r.rank + 1 })),
-      r.rated ? h("span.badge.rated", {}, t("player.rated")) : null));
+      r.won ? h("span.tag.won", {}, t("player.won")) : h("span.tag", {}, t("player.place", { n: r.rank + 1 })),
+      r.rated ? h("span.tag.rated", {}, t("player.rated")) : null));
   root.replaceChildren(h("section.panel.profile", {},
     h("h1", {}, data.account.name),
     h("p.muted", {}, t("player.since", { date: dateText(Date.parse(data.account.since)) })),
