@@ -90,19 +90,6 @@ def _lang(request: HTTPConnection) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
-def _refusal(request: HTTPConnection, error: TableError) -> JSONResponse:
-    body: dict[str, Any] = {
-        "code": error.code,
-        "message": error.message(_lang(request)),
-        **error.details,
-    }
-    headers: dict[str, str] = {}
-    if isinstance(error, RateLimited):
-        body["retry_after"] = error.retry_after
-        headers["retry-after"] = str(error.retry_after)
-    return JSONResponse({"error": body}, status_code=error.status, headers=headers)
-
-
 def _secure(request: HTTPConnection) -> bool:
     return request.url.scheme in ("https", "wss")
 
@@ -115,8 +102,11 @@ class AccountRoutes:
         store: Callable[[], AccountStore],
         limiter: Callable[[], RateLimiter],
         limits: Limits,
+        refuse: Callable[[Request, TableError], Response],
     ) -> None:
         self._store = store
+        #: How a refusal is answered (the app's: its code, message and ``Retry-After``).
+        self._refuse = refuse
         #: Called with (table id, seat, account) for each seat claimed: the app adds a
         #: finished table's result to the account's profile.
         self.on_claimed: Callable[[str, int, Account], Awaitable[None]] | None = None
@@ -212,7 +202,7 @@ class AccountRoutes:
                 raise TableError(exc.code, 409, other=exc.other) from None
             claimed = await self._claim(account, body.get("claim"))
         except TableError as exc:
-            return _refusal(request, exc)
+            return self._refuse(request, exc)
         log.info("account %d signed up", account.id)
         response = JSONResponse({"account": account.to_json(), "claimed": claimed}, status_code=201)
         await self._log_in(request, response, account)
@@ -248,7 +238,7 @@ class AccountRoutes:
                 fresh = await self._hash(hash_password, password)
                 await asyncio.to_thread(self._store().set_password, account.id, fresh)
         except TableError as exc:
-            return _refusal(request, exc)
+            return self._refuse(request, exc)
         response = JSONResponse({"account": account.to_json()})
         await self._log_in(request, response, account)
         return response
@@ -298,7 +288,7 @@ class AccountRoutes:
             keep = request.cookies.get(SESSION_COOKIE)
             await asyncio.to_thread(self._store().close_other_sessions, account.id, keep)
         except TableError as exc:
-            return _refusal(request, exc)
+            return self._refuse(request, exc)
         return JSONResponse({"account": account.to_json()})
 
     async def claim(self, request: Request) -> Response:
@@ -307,7 +297,7 @@ class AccountRoutes:
             body = await read_object(request)
             claimed = await self._claim(account, body.get("seats"))
         except TableError as exc:
-            return _refusal(request, exc)
+            return self._refuse(request, exc)
         return JSONResponse({"claimed": claimed})
 
     async def _claim(self, account: Account, seats: Any) -> list[dict[str, Any]]:

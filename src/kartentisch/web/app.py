@@ -258,7 +258,7 @@ def create_app(
     def accounts() -> AccountStore:
         return people["accounts"]
 
-    account_routes = AccountRoutes(accounts, limiter, limits)
+    account_routes = AccountRoutes(accounts, limiter, limits, _error)
 
     async def take_lobby(request: Request) -> None:
         await take(request, lobby_rate, "too_many_requests")
