@@ -168,13 +168,13 @@ def test_a_rated_table_of_two_accounts_changes_both_ratings(
             tab = seats.get(int(turn)) if turn else None
             if tab is not None:
                 tab.wait_for_function(
-                    f"Number(document.getElementById('app').dataset.version) >= {version}"
+                    f"() => Number(document.getElementById('app').dataset.version) >= {version}"
                 )
                 if tab.locator(".hand-card.playable").count():
                     play_one(tab)
                     continue
             anna.wait_for_function(
-                f"Number(document.getElementById('app').dataset.version) > {version}"
+                f"() => Number(document.getElementById('app').dataset.version) > {version}"
                 " || document.querySelector('.result') !== null"
             )
         bernd.locator(".result").wait_for()
@@ -231,7 +231,7 @@ def test_chat_at_the_table_shows_a_script_as_text(
         number = int(said.get_attribute("data-id") or 0)
         # Ann's page has the message (it came), and does not show it.
         ann.wait_for_function(
-            f"Number(document.querySelector('details.chat').dataset.last) >= {number}"
+            f"() => Number(document.querySelector('details.chat').dataset.last) >= {number}"
         )
         assert ann.locator(".chat-text", has_text="are you there?").count() == 0
         shot(ann, "chat-de-desktop")
