@@ -15,6 +15,7 @@ from kartentisch.accounts import account_name
 from kartentisch.storage import TableStore, sqlite_url
 from kartentisch.storage.accounts import AccountStore
 from kartentisch.storage.store import downgrade, migrate
+from kartentisch.storage.turns import MailSettings, TurnStore
 
 from .test_storage import postgres_schema
 
@@ -76,5 +77,37 @@ def test_downgrading_drops_the_accounts_and_keeps_the_tables(url: str) -> None:
         store.migrate()  # and up again
         assert "accounts" in _tables(url)
         assert AccountStore(store).count() == 0
+    finally:
+        store.close()
+
+
+def test_correspondence_up_from_ratings_and_down_again(url: str) -> None:
+    """0006 adds the moves due and the mail settings; accounts and tables are kept both
+    ways."""
+    engine = create_engine(url)
+    migrate(engine, "0005_ratings")
+    engine.dispose()
+    store = TableStore(url)
+    try:
+        store.create_table("t1", "doppelkopf", {}, {"move_seconds": 3600}, [], 7)
+        with store.engine.begin() as connection:  # (an account as 0005 stored it)
+            connection.execute(
+                text(
+                    "insert into accounts (name, name_key, skeleton, password_hash, blocked, "
+                    "created) values ('Anna', 'anna', 'anna', 'hash', false, '2026-12-01')"
+                )
+            )
+        store.migrate()  # to head
+        anna = AccountStore(store).named("anna")
+        assert "turns" in _tables(url)
+        turns = TurnStore(store)
+        assert turns.mail_settings(anna.id) == MailSettings(None, False, None)
+        turns.set_mail(anna.id, "anna@example.org", notify=True, lang="ru")
+        assert turns.mail_settings(anna.id) == MailSettings("anna@example.org", True, "ru")
+        downgrade(store.engine, "0005_ratings")
+        assert "turns" not in _tables(url)
+        assert AccountStore(store).named("anna").id == anna.id
+        kept = store.load("t1")
+        assert kept is not None and kept.settings == {"move_seconds": 3600}
     finally:
         store.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from kartentisch.games import GAMES, get_game, rules_text
 from kartentisch.i18n import LANGUAGES, describe_replay_error, translate
 from kartentisch.records import ReplayError
 from kartentisch.rulesets import rules_lines
+from kartentisch.web.mail import SECURITY, SmtpSettings
 
 if TYPE_CHECKING:  # (the web app is imported only when it is served)
     import uvicorn
@@ -155,6 +157,23 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         grace=args.grace,
         spectator_update=SPECTATOR_UPDATE_SECONDS,
     )
+    if args.clock_file is not None:
+        # For tests of a server in its own process (kartentisch.web.wallclock).
+        from kartentisch.web.wallclock import FileClock
+
+        settings.wall_clock = FileClock(args.clock_file)
+    mail: SmtpSettings | None = None
+    if args.smtp_host is not None:
+        if not 0 < args.smtp_port < 65536:
+            raise KartentischError("--smtp-port must be a port number (1 to 65535)")
+        mail = SmtpSettings(
+            host=args.smtp_host,
+            port=args.smtp_port,
+            sender=args.smtp_from,
+            security=args.smtp_security,
+            user=args.smtp_user,
+            password=os.environ.get("KARTENTISCH_SMTP_PASSWORD"),
+        )
     # Tables waiting for players: the cap per address, the time before one expires.
     if args.max_waiting_tables < 0 or args.waiting_expiry < 0:
         raise KartentischError("--max-waiting-tables and --waiting-expiry must not be negative")
@@ -168,6 +187,8 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         limits=limits,
         redis_url=args.redis,
         lease=args.lease,
+        mail=mail,
+        public_url=args.public_url or f"http://{args.host}:{args.port}",
     )
     # A global cap under the open-files limit, so that the server can always accept.
     concurrency = args.limit_concurrency or connection_budget(raise_fd_limit())
@@ -389,6 +410,35 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds between WebSocket pings, and for the pong (20): a dead peer is closed",
     )
+    serve.add_argument(
+        "--smtp-host",
+        metavar="HOST",
+        default=None,
+        help="mail people whose move is due at a correspondence table through this SMTP "
+        "server (off without it; the password from $KARTENTISCH_SMTP_PASSWORD)",
+    )
+    serve.add_argument("--smtp-port", type=int, default=587, metavar="N", help="its port (587)")
+    serve.add_argument(
+        "--smtp-security",
+        choices=SECURITY,
+        default="starttls",
+        help="starttls (587), tls (465) or none (a local relay) (starttls)",
+    )
+    serve.add_argument("--smtp-user", metavar="NAME", default=None, help="log in as NAME")
+    serve.add_argument(
+        "--smtp-from",
+        metavar="ADDRESS",
+        default="kartentisch@localhost",
+        help="the mails' sender (kartentisch@localhost)",
+    )
+    serve.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="the address people reach this server at, for links in mails "
+        "(default http://HOST:PORT)",
+    )
+    serve.add_argument("--clock-file", metavar="PATH", default=None, help=argparse.SUPPRESS)
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )

@@ -44,6 +44,7 @@ __all__ = [
     "TableResultRow",
     "TableRow",
     "TableSeatRow",
+    "TurnRow",
     "utcnow",
 ]
 
@@ -127,6 +128,12 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(256))
     blocked: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Where "your turn" at a correspondence table is mailed (None: nowhere).
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    #: Whether the account wants those mails (off until it says so).
+    notify_email: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The language its mails are written in (the page's when the address was set).
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class AccountSessionRow(Base):
@@ -285,3 +292,24 @@ class InvitationRow(Base):
     )
     table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TurnRow(Base):
+    """An account's move due at a correspondence table: since when, until when.
+
+    Written in the same transaction as the action that made it due (and cleared by the
+    next), so the "your turn" list of any server process reads what the tables hold.
+    """
+
+    __tablename__ = "turns"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game: Mapped[str] = mapped_column(String(32))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -42,7 +42,7 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.resources import files
@@ -59,6 +59,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -73,7 +74,7 @@ from sqlalchemy.pool import StaticPool
 
 from kartentisch.errors import KartentischError
 from kartentisch.records import ACTORS
-from kartentisch.storage.models import ServerKeyRow, TableActionRow, TableRow, utcnow
+from kartentisch.storage.models import ServerKeyRow, TableActionRow, TableRow, TurnRow, utcnow
 from kartentisch.storage.writer import StoreWriter, Write
 
 __all__ = [
@@ -190,6 +191,9 @@ class StoredTable:
     by: list[str] = field(default_factory=list)
     #: Whether the row keeps its ``creator``: it waits, or no person has come to it yet.
     unseen: bool = False
+    #: When the last action was stored (None: none was; a correspondence table's move
+    #: then counts from ``updated``, its start).
+    last_action: datetime | None = None
 
 
 def _normalise_url(url: str) -> str:
@@ -289,6 +293,8 @@ class TableStore:
             _ThreadLock() if memory else contextlib.nullcontext()
         )
         self.writer = StoreWriter(self._apply, transient=_transient)
+        #: The wall clock the stored times come from (the server injects its own).
+        self.clock: Callable[[], datetime] = utcnow
         #: The writer's connection, kept open between transactions (no pool round trip).
         self._writing: Connection | None = None
         #: Tables :meth:`unfinished` left out because their rows cannot be read.
@@ -421,9 +427,12 @@ class TableStore:
         seats: Sequence[dict[str, Any]] | None = None,
         status: str | None = None,
         unseen: bool = False,
+        turns: list[dict[str, Any]] | None = None,
     ) -> asyncio.Future[None]:
-        """:meth:`update_table` without blocking."""
-        return self.writer.submit(_update(table_id, seats, status, unseen))
+        """:meth:`update_table` without blocking; ``turns``: as :meth:`save_action`'s."""
+        write = _update(table_id, seats, status, unseen)
+        write.turns = turns
+        return self.writer.submit(write)
 
     def save_seen(self, table_id: str) -> asyncio.Future[None]:
         """:meth:`seen_table` without blocking."""
@@ -442,20 +451,32 @@ class TableStore:
         *,
         status: str | None = None,
         by: str = "person",
+        turns: list[dict[str, Any]] | None = None,
     ) -> asyncio.Future[None]:
-        """:meth:`append_action` without blocking."""
-        return self.writer.submit(_action(table_id, seq, seat, action, status, by))
+        """:meth:`append_action` without blocking.
+
+        ``turns`` (a correspondence table): the moves due after this action, as rows of
+        ``turns`` (``seat``, ``account_id``, ``game``, ``since``, ``deadline``), stored in
+        the same transaction in place of the table's earlier ones (``[]``: none is due).
+        """
+        write = _action(table_id, seq, seat, action, status, by)
+        write.turns = turns
+        return self.writer.submit(write)
 
     def _apply(self, writes: Sequence[Write]) -> None:
         """Apply ``writes`` in one transaction (the writer calls this)."""
-        now = utcnow()
+        now = self.clock()
         new_tables: list[dict[str, Any]] = []
         actions: list[dict[str, Any]] = []
         #: Per table: the columns to set, later writes overriding earlier ones.
         changes: dict[str, dict[str, Any]] = {}
         checked: set[str] = set()
         expiring: list[str] = []
+        #: Per table: the moves due (a correspondence table's), the last write's.
+        turns: dict[str, list[dict[str, Any]]] = {}
         for write in writes:
+            if write.turns is not None:
+                turns[write.table_id] = write.turns
             if write.kind == "expire":
                 expiring.append(write.table_id)
             elif write.kind == "create":
@@ -473,6 +494,12 @@ class TableStore:
             try:
                 with connection.begin():
                     self._execute(connection, now, new_tables, actions, changes, checked)
+                    for table_id, due in turns.items():
+                        connection.execute(delete(_TURNS).where(_TURNS.c.table_id == table_id))
+                        if due:
+                            connection.execute(
+                                insert(_TURNS), [{**row, "table_id": table_id} for row in due]
+                            )
                     for table_id in expiring:
                         result = connection.execute(_EXPIRE_TABLE, {"key": table_id, "now": now})
                         if result.rowcount == 0:
@@ -627,7 +654,12 @@ class TableStore:
 
     def _stored(self, connection: Connection, row: Row[Any]) -> StoredTable:
         actions = connection.execute(
-            select(TableActionRow.seat, TableActionRow.action, TableActionRow.made_by)
+            select(
+                TableActionRow.seat,
+                TableActionRow.action,
+                TableActionRow.made_by,
+                TableActionRow.created,
+            )
             .where(TableActionRow.table_id == row.id)
             .order_by(TableActionRow.seq)
         ).all()
@@ -641,9 +673,10 @@ class TableStore:
             status=row.status,
             created=row.created,
             updated=row.updated,
-            actions=[(int(seat), str(action)) for seat, action, _ in actions],
-            by=[by or "person" for _, _, by in actions],
+            actions=[(int(seat), str(action)) for seat, action, _, _ in actions],
+            by=[by or "person" for _, _, by, _ in actions],
             unseen=row.creator is not None,
+            last_action=actions[-1].created if actions else None,
         )
 
 
@@ -671,6 +704,7 @@ def _first_line(error: BaseException) -> str:
 
 _TABLES: Final = cast(Table, TableRow.__table__)
 _ACTIONS: Final = cast(Table, TableActionRow.__table__)
+_TURNS: Final = cast(Table, TurnRow.__table__)
 _INSERT_TABLE: Final = insert(_TABLES)
 _INSERT_ACTION: Final = insert(_ACTIONS)
 _TOUCH_TABLE: Final = (

@@ -97,6 +97,10 @@ class Write:
     values: dict[str, Any]
     #: ``action`` only: columns of the table's row to set in the same transaction (``status``).
     table_values: dict[str, Any] = field(default_factory=dict)
+    #: ``action`` and ``update``: the moves now due at a correspondence table (rows of
+    #: ``turns``: seat, account_id, game, since, deadline), replacing the table's
+    #: earlier ones in the same transaction; None leaves them as they are.
+    turns: list[dict[str, Any]] | None = None
 
 
 #: Applies writes in one transaction, raising if any of them fails.

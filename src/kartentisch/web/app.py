@@ -31,6 +31,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,11 +70,13 @@ from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
 from kartentisch.web.answers import AnswerCache
+from kartentisch.web.correspondence import TurnNotices, TurnRoutes
 from kartentisch.web.friends import FriendRoutes
 from kartentisch.web.guard import transport_end
 from kartentisch.web.i18n import catalog, negotiate, translate
 from kartentisch.web.lobby import parse_new_table, rules_refusal
 from kartentisch.web.lobbychat import LobbyChat
+from kartentisch.web.mail import Mailer, SmtpSettings
 from kartentisch.web.players import PlayerRoutes
 from kartentisch.web.protocol import (
     Hello,
@@ -211,13 +214,17 @@ def create_app(
     limits: Limits | None = None,
     redis_url: str | None = None,
     lease: float | None = None,
+    mail: SmtpSettings | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> Starlette:
     """The web app on the database ``db_url`` (default: SQLite in ``data_dir``).
 
     ``limits`` are the rate and size limits of clients (docs/security.md).
     With ``redis_url`` the process is one of several sharing their tables
     through PostgreSQL and Redis (``lease``: seconds a table's lease lasts;
-    :mod:`kartentisch.web.cluster`, docs/deploy.md).
+    :mod:`kartentisch.web.cluster`, docs/deploy.md). With ``mail`` the server mails
+    people whose move is due at a correspondence table (their links start with
+    ``public_url``).
     """
     url = db_url or sqlite_url(data_dir if data_dir is not None else default_data_dir())
     # A database that is gone where tables were kept is refused, not made anew (exit 2).
@@ -284,6 +291,12 @@ def create_app(
         )
 
     lobby_chat = LobbyChat(accounts, account_routes.account_of, limiter, _error, take_lobby)
+
+    wall_clock = (settings or ServerSettings()).wall_clock
+    turn_routes = TurnRoutes(
+        accounts, account_routes.account_of, _error, take_lobby, wall_clock, mail is not None
+    )
+    turn_notices = TurnNotices(accounts, None if mail is None else Mailer(mail), public_url)
 
     friend_routes = FriendRoutes(
         accounts,
@@ -416,6 +429,8 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = TableStore(url)
         tables = TableManager(store, settings)
+        # Stored times follow the server's wall clock (a test injects its own).
+        store.clock = lambda: datetime.fromtimestamp(tables.settings.wall_clock(), UTC)
         counters["limiter"] = RateLimiter(redis_url, prefix=deployment_prefix(url))
         if redis_url is not None:
             from kartentisch.web.cluster import DEFAULT_LEASE, Cluster
@@ -428,6 +443,14 @@ def create_app(
         people["accounts"] = AccountStore(store)
         tables.on_finish = record_results
         tables.on_report = keep_report
+        tables.on_turn = turn_notices.turn
+        app.state.mailer = turn_notices.mailer
+        moved = getattr(tables.settings.wall_clock, "moved_signal", None)
+        if moved is not None:
+            # An injected clock that is set from outside: its signal makes the tables
+            # look at their deadlines again.
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+                asyncio.get_running_loop().add_signal_handler(moved, tables.clock_moved)
         restored = await tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)
@@ -510,6 +533,8 @@ def create_app(
             wanted = parse_new_table(body)
             if wanted.rated and account is None:
                 raise TableError("rated_needs_account", 403)
+            if wanted.move_seconds is not None and account is None:
+                raise TableError("correspondence_needs_account", 403)
             table, seat, token = await manager().create(
                 wanted, scope_key(request.scope), None if account is None else account.id
             )
@@ -580,8 +605,9 @@ def create_app(
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
                 raise TableError("no_such_seat", seat=str(seat)[:10])
             table_id = request.path_params["table_id"]
-            if account_id is None and table is not None and table.rated:
-                raise TableError("rated_needs_account", 403)
+            needs = None if table is None else table.needs_account
+            if account_id is None and needs is not None:
+                raise TableError(needs, 403)
             if shared_tables is not None:
                 args = {"name": name, "seat": seat, "account": account_id}
                 joined = await shared_tables.call(table_id, "join", args)
@@ -935,6 +961,7 @@ def create_app(
         *account_routes.routes(),
         *player_routes.routes(),
         *friend_routes.routes(),
+        *turn_routes.routes(),
         *lobby_chat.routes(),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(packages=[("kartentisch.web", "static")]), name="static"),

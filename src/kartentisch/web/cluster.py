@@ -199,8 +199,9 @@ async def _join(table: LiveTable, args: dict[str, Any]) -> dict[str, Any]:
     wanted = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
     account = args.get("account")
     logged_in = account if isinstance(account, int) and not isinstance(account, bool) else None
-    if logged_in is None and table.rated:
-        raise TableError("rated_needs_account", 403)
+    needs = table.needs_account
+    if logged_in is None and needs is not None:
+        raise TableError(needs, 403)
     number, token = await table.join(str(args.get("name")), wanted, logged_in)
     return {"id": table.id, "seat": number, "token": token}
 

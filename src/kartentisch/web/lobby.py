@@ -9,7 +9,7 @@ from typing import Any, Final
 from kartentisch.errors import KartentischError, OptionError, RulesError
 from kartentisch.i18n import DEFAULT_LANGUAGE, has
 from kartentisch.rulesets import rules_from_dict
-from kartentisch.web.adapter import TableGameType, table_game_type
+from kartentisch.web.adapter import TableGameType, is_realtime, table_game_type
 from kartentisch.web.seats import TableError, clean_name
 
 __all__ = ["AWAY_POLICIES", "NewTable", "SeatRequest", "parse_new_table", "rules_refusal"]
@@ -22,6 +22,8 @@ AWAY_POLICIES: Final = ("standin", "pause")
 GRACE_RANGE: Final = (5, 3600)
 #: The longest wait between deals a table may choose (seconds); 0: no time limit.
 MAX_READY_SECONDS: Final = 600
+#: Hours a correspondence table may give each move (docs/web.md, "Correspondence tables").
+MOVE_HOURS_RANGE: Final = (1, 720)
 #: The options of a table that are no rules (a Doppelkopf session's length): a request
 #: with a rule set may give them beside it in ``options``.
 TABLE_OPTIONS: Final = frozenset({"games"})
@@ -60,6 +62,11 @@ class NewTable:
     rated: bool = False
     #: ``separate`` (spectators chat among themselves) or ``off``.
     spectator_chat: str = "separate"
+    #: A correspondence table's time for each move in seconds (None: not one); every
+    #: person at it has an account.
+    move_seconds: int | None = None
+    #: At a correspondence table: a bot moves for a person whose deadline has passed.
+    deadline_standin: bool = False
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -149,6 +156,7 @@ def parse_new_table(body: Any) -> NewTable:
         not _whole(ready) or not (ready == 0 or 5 <= ready <= MAX_READY_SECONDS)
     ):
         raise TableError("bad_ready_seconds", high=MAX_READY_SECONDS)
+    move_seconds, deadline_standin = _correspondence(body, kind, turn)
     return NewTable(
         kind,
         options,
@@ -162,7 +170,31 @@ def parse_new_table(body: Any) -> NewTable:
         rules_name=rules_name,
         rated=rated,
         spectator_chat=spectator_chat,
+        move_seconds=move_seconds,
+        deadline_standin=deadline_standin,
     )
+
+
+def _correspondence(
+    body: dict[str, Any], kind: TableGameType, turn: Any
+) -> tuple[int | None, bool]:
+    """A correspondence table's ``move_hours`` (as seconds) and ``deadline_standin``."""
+    hours = body.get("move_hours")
+    standin = body.get("deadline_standin", False)
+    if not isinstance(standin, bool):
+        raise TableError("bad_request", detail="deadline_standin: true or false")
+    if hours is None:
+        if standin:
+            raise TableError("bad_request", detail="deadline_standin needs move_hours")
+        return None, False
+    low, high = MOVE_HOURS_RANGE
+    if not _whole(hours) or not low <= hours <= high:
+        raise TableError("bad_move_hours", low=low, high=high)
+    if is_realtime(kind):
+        raise TableError("correspondence_realtime")
+    if turn is not None:
+        raise TableError("bad_request", detail="move_hours and turn_seconds: one or the other")
+    return hours * 3600, standin
 
 
 def rules_refusal(error: RulesError) -> TableError:

@@ -116,6 +116,8 @@ BOT_NAMES: Final = ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta")
 SPECTATOR_UPDATE_SECONDS: Final = 5.0
 #: Seconds before a table's expiry is tried again when the store could not take it.
 EXPIRY_RETRY: Final = 5.0
+#: The longest a correspondence table's driver sleeps before it looks at the wall clock.
+CORRESPONDENCE_LOOK: Final = 60.0
 
 
 @dataclass
@@ -205,6 +207,10 @@ class LiveTable:
         self._changed = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._turn_started = _now()
+        #: A correspondence table's: when (wall clock) the move now due began.
+        self._turn_wall = manager.settings.wall_clock()
+        #: A correspondence table's seats whose due move was told (:meth:`_tell_turns`).
+        self._told_due: set[int] = set()
         self._away_since: dict[int, float] = {}
         self._bots: dict[int, Bot] = {}
         #: The driver of a real-time game (None for turn-based games).
@@ -296,9 +302,36 @@ class LiveTable:
         return float(value) if value else None
 
     @property
+    def move_seconds(self) -> float | None:
+        """A correspondence table's time for each move (seconds); None: not one.
+
+        At a correspondence table people come and go: it never pauses for them and no
+        stand-in plays for an away person; each move has its deadline on the wall clock
+        (kept across restarts), and a bot moves for a person whose deadline has passed
+        only if the host allowed it (:attr:`deadline_standin`).
+        """
+        value = self.settings.get("move_seconds")
+        return float(value) if value else None
+
+    @property
+    def deadline_standin(self) -> bool:
+        """At a correspondence table: a bot moves for a person whose deadline passed."""
+        return bool(self.settings.get("deadline_standin"))
+
+    @property
     def rated(self) -> bool:
         """Agreed before the start: the table changes its players' ratings."""
         return bool(self.settings.get("rated"))
+
+    @property
+    def needs_account(self) -> str | None:
+        """Why a guest may not sit down here (a refusal's code), or None if they may: a
+        rated table, and a correspondence table, seat accounts only."""
+        if self.rated:
+            return "rated_needs_account"
+        if self.move_seconds is not None:
+            return "correspondence_needs_account"
+        return None
 
     @property
     def private(self) -> bool:
@@ -411,6 +444,13 @@ class LiveTable:
             "version": self.version,
             "options": self.options,
             "turn_seconds": self.turn_seconds,
+            "correspondence": (
+                None
+                if self.move_seconds is None
+                else {"move_seconds": self.move_seconds, "standin": self.deadline_standin}
+            ),
+            # The server's wall clock (ms): the page counts down deadlines from it.
+            "now": round(self.manager.settings.wall_clock() * 1000),
             "private": self.private,
             "rated": self.rated,
             "spectator_chat": self.spectator_chat,
@@ -606,17 +646,25 @@ class LiveTable:
         self.by = []
         self._new_log()
         self.status = "playing"
+        turn_wall = self.manager.settings.wall_clock()
+        turns = self._turns_due(turn_wall)
         await self._stored(
             self.store.save_update(
-                self.id, seats=self._seats_json(), status=self.status, unseen=self.unseen
+                self.id,
+                seats=self._seats_json(),
+                status=self.status,
+                unseen=self.unseen,
+                turns=turns,
             )
         )
         if not self.unseen:  # (unseen, it keeps its time: its people may never come)
             self._cancel_expiry()
             self.expires_at = None
         self._turn_started = _now()
+        self._turn_wall = turn_wall
         self.start_driver()
         self.broadcast()
+        self._tell_turns(turns)
 
     # -- waiting for players ------------------------------------------------------
 
@@ -1024,9 +1072,12 @@ class LiveTable:
         stored_seat, stored_text = game.actions[-1]
         over = game.is_over
         version = game.version
+        turn_wall = self.manager.settings.wall_clock()
+        turns = self._turns_due(turn_wall)
 
         def saving() -> asyncio.Future[None]:
-            # The action and, after the last one, the table's end: one transaction.
+            # The action, the moves it made due (a correspondence table) and, after the
+            # last one, the table's end: one transaction.
             return self.store.save_action(
                 self.id,
                 version,
@@ -1034,6 +1085,7 @@ class LiveTable:
                 stored_text,
                 status="finished" if over else None,
                 by=by,
+                turns=turns,
             )
 
         try:
@@ -1045,10 +1097,54 @@ class LiveTable:
             self.status = "finished"
             await self.manager.table_ended(self)
         self._turn_started = _now()
+        self._turn_wall = turn_wall
         self._changed.set()
         self._presence_tick()  # a deal that ended may need nobody's "next"
         self.broadcast()
+        self._tell_turns(turns)
         self._forget_if_finished()
+
+    def _turns_due(self, since: float) -> list[dict[str, Any]] | None:
+        """A correspondence table's moves due now (rows of the store's ``turns``: the
+        acting seats with an account); None at any other table."""
+        move = self.move_seconds
+        game = self.game
+        if move is None or game is None:
+            return None
+        if game.is_over:
+            return []
+        start = datetime.fromtimestamp(since, UTC)
+        end = datetime.fromtimestamp(since + move, UTC)
+        return [
+            {
+                "seat": seat,
+                "account_id": self.seats[seat].account,
+                "game": self.kind.name,
+                "since": start,
+                "deadline": end,
+            }
+            for seat in sorted(set(game.acting))
+            if self.seats[seat].kind == "human" and self.seats[seat].account is not None
+        ]
+
+    def _tell_turns(self, turns: list[dict[str, Any]] | None) -> None:
+        """Tell the manager's :attr:`TableManager.on_turn` whose move is newly due while
+        they are not at the table (no connection to their seat now), for the mail to them.
+
+        A seat is told once while its moves follow each other (a declaration and the
+        next): it counts as told until its move is no longer due. A move the table
+        answers for the person at once (a forced one) is not told.
+        """
+        if turns is None:
+            return
+        due = {int(row["seat"]) for row in turns}
+        forced = self._forced()
+        self._told_due &= due
+        new = sorted(s for s in due - self._told_due if forced is None or forced[1] != s)
+        self._told_due.update(new)
+        away = [seat for seat in new if not self.connected(seat)]
+        if away and self.manager.on_turn is not None:
+            self.manager._spawn(self.manager.on_turn(self, away), f"turn-{self.id}")
 
     def _seats_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.seats]
@@ -1239,6 +1335,14 @@ class LiveTable:
 
     def _deadline(self) -> float | None:
         """Wall-clock time (ms since the epoch) when the acting person's timer runs out."""
+        move = self.move_seconds
+        if move is not None:  # a correspondence table: on the wall clock, never paused
+            game = self.game
+            if game is None or game.is_over or self._between_deals() is not None:
+                return None
+            if not any(self.seats[s].kind == "human" for s in game.acting):
+                return None
+            return round((self._turn_wall + move) * 1000)
         turn = self.turn_seconds
         if turn is None or self.game is None or self.game.is_over or is_realtime(self.kind):
             return None
@@ -1255,6 +1359,14 @@ class LiveTable:
         delay = self.manager.settings.bot_delay
         if info.kind == "bot":
             return base + delay, "bot"
+        move = self.move_seconds
+        if move is not None:
+            # A correspondence table: a bot moves for the person once their deadline has
+            # passed, if the host allowed it (the wall clock's time, as a monotonic one).
+            if not self.deadline_standin:
+                return None
+            left = self._turn_wall + move - self.manager.settings.wall_clock()
+            return _now() + left, "timer"
         candidates: list[tuple[float, str]] = []
         if seat in self._standins:
             candidates.append((base + delay, "standin"))
@@ -1283,6 +1395,8 @@ class LiveTable:
         game = self.game
         if self.status != "playing" or game is None or game.is_over:
             return False
+        if self.move_seconds is not None:
+            return False  # a correspondence table: people come and go
         people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
         away = [i for i in people if not self.connected(i)]
         if not away:
@@ -1354,6 +1468,7 @@ class LiveTable:
         if (
             grace is None
             or self.paused
+            or self.move_seconds is not None
             or self.away_policy != "standin"
             or seat in self._standins
             or self.seats[seat].kind != "human"
@@ -1515,6 +1630,10 @@ class LiveTable:
                     await self._changed.wait()
                     continue
                 wait = wake - _now()
+                if self.move_seconds is not None:
+                    # Hours or days: looked at again now and then, so that a wall clock
+                    # that was set meanwhile is followed.
+                    wait = min(wait, CORRESPONDENCE_LOOK)
                 if wait > 0:
                     try:
                         await asyncio.wait_for(self._changed.wait(), wait)
@@ -1661,6 +1780,9 @@ class TableManager:
         #: (a real-time table: just after): the app records the accounts' results and
         #: ratings there (kartentisch.web.results). A failure is logged, never raised.
         self.on_finish: Callable[[LiveTable], Awaitable[None]] | None = None
+        #: Called, in a task of its own, with a correspondence table and the seats whose move
+        #: has just become due (the app mails those who are not at the table).
+        self.on_turn: Callable[[LiveTable, list[int]], Awaitable[None]] | None = None
         #: Called with a chat message someone reported (the app stores it for the admin).
         self.on_report: (
             Callable[[LiveTable, dict[str, Any], int | None], Awaitable[None]] | None
@@ -1711,12 +1833,23 @@ class TableManager:
             table.game = game
             table.by = list(stored.by)
             table._new_log()
+            # A correspondence table's move counts from the action that made it due.
+            began = stored.last_action or stored.updated
+            if began.tzinfo is None:  # (SQLite keeps times without their zone: UTC)
+                began = began.replace(tzinfo=UTC)
+            table._turn_wall = began.timestamp()
         now = _now()
         # Nobody is connected after a restart: the grace time starts now.
         for i, seat in enumerate(table.seats):
             if seat.kind == "human":
                 table._away_since[i] = now
         return table
+
+    def clock_moved(self) -> None:
+        """The wall clock was set (a test's injected clock moved): every table looks at
+        its deadlines again now."""
+        for table in list(self.tables.values()):
+            table._changed.set()
 
     def cached(self, table_id: str) -> LiveTable | None:
         """A table in memory: live, or finished and kept; nothing is read from the store."""
@@ -1760,14 +1893,24 @@ class TableManager:
         if table.status == "playing":
             table.start_driver()
         if table.expirable:
-            due = self._expiry_due(stored.created)
+            due = self._expiry_due(stored.created, stored.settings)
             if due is not None:
                 table.watch_expiry(due)
 
-    def _expiry_due(self, created: datetime) -> float | None:
+    def waiting_time(self, settings: dict[str, Any]) -> float | None:
+        """Seconds a table with ``settings`` may wait for its players (None: no limit): the
+        server's :attr:`ServerSettings.waiting_expiry`, or at a correspondence table the
+        time of one move if that is longer (the people asked come when they can)."""
+        expiry = self.settings.waiting_expiry
+        move = settings.get("move_seconds")
+        if expiry is None or not move:
+            return expiry
+        return max(expiry, float(move))
+
+    def _expiry_due(self, created: datetime, settings: dict[str, Any]) -> float | None:
         """When (monotonic) a table created at ``created`` expires if it still waits (or
         no person has come to it)."""
-        expiry = self.settings.waiting_expiry
+        expiry = self.waiting_time(settings)
         if expiry is None:
             return None
         if created.tzinfo is None:  # (SQLite keeps times without their zone: UTC)
@@ -1780,7 +1923,7 @@ class TableManager:
         its people) past its time."""
         if not (stored.status == "waiting" or (stored.status == "playing" and stored.unseen)):
             return stored
-        due = self._expiry_due(stored.created)
+        due = self._expiry_due(stored.created, stored.settings)
         if due is None or due > _now():
             return stored
         try:
@@ -1955,6 +2098,10 @@ class TableManager:
             settings["rated"] = True
         if request.spectator_chat == "off":
             settings["spectator_chat"] = "off"
+        if request.move_seconds is not None:
+            settings["move_seconds"] = request.move_seconds
+            if request.deadline_standin:
+                settings["deadline_standin"] = True
         table = LiveTable(
             self,
             table_id=table_id,
@@ -1993,7 +2140,7 @@ class TableManager:
                     del self._opening_by[creator]
         self.tables[table_id] = table
         table.unseen = counted
-        expiry = self.settings.waiting_expiry
+        expiry = self.waiting_time(settings)
         if counted and expiry is not None:
             table.watch_expiry(_now() + expiry)
         if you is not None:
