@@ -8,7 +8,15 @@ from typing import Any, Protocol
 
 from kartentisch.errors import KartentischError
 
-__all__ = ["ANALYSERS", "Analysis", "AnalysisModule", "analyze", "check_seat", "seat_names"]
+__all__ = [
+    "ANALYSERS",
+    "Analysis",
+    "AnalysisModule",
+    "analyze",
+    "check_deal",
+    "check_seat",
+    "seat_names",
+]
 
 #: Game name → the module under ``kartentisch.analysis`` that analyses it (imported lazily).
 ANALYSERS: dict[str, str] = {
@@ -35,7 +43,7 @@ class AnalysisModule(Protocol):
     DEFAULT_SAMPLES: int
 
     def analyse_record(
-        self, replayed: Any, *, seat: int | None, seed: int, samples: int
+        self, replayed: Any, *, seat: int | None, seed: int, samples: int, deal: int | None
     ) -> Analysis: ...
 
 
@@ -55,19 +63,28 @@ def analyze(
     seat: int | None = None,
     seed: int = 0,
     samples: int | None = None,
+    deal: int | None = None,
 ) -> Analysis:
-    """Analyse a replayed record of ``game`` (``samples``: the game's default if None)."""
+    """Analyse a replayed record of ``game`` (``samples``: the game's default if None;
+    ``deal``: only that deal, numbered from 1 as ``kartentisch replay`` counts them)."""
     module = _module(game)
     count = module.DEFAULT_SAMPLES if samples is None else samples
     if count < 1:
         raise KartentischError("--samples must be at least 1")
-    return module.analyse_record(replayed, seat=seat, seed=seed, samples=count)
+    return module.analyse_record(replayed, seat=seat, seed=seed, samples=count, deal=deal)
 
 
 def check_seat(seat: int | None, players: int) -> None:
     """Refuse a seat that is not at the table."""
     if seat is not None and not 0 <= seat < players:
         raise KartentischError(f"no seat {seat}: seats run from 0 to {players - 1}")
+
+
+def check_deal(deal: int | None, numbers: Sequence[int]) -> None:
+    """Refuse a deal number the record does not have."""
+    if deal is not None and deal not in numbers:
+        last = max(numbers, default=0)
+        raise KartentischError(f"no deal {deal}: the record's deals run from 1 to {last}")
 
 
 def seat_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:

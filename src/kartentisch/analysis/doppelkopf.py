@@ -50,7 +50,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from kartentisch.analysis.base import check_seat, seat_names
+from kartentisch.analysis.base import check_deal, check_seat, seat_names
 from kartentisch.analysis.texts import note, t
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot, utility_steps
 from kartentisch.cards import Card
@@ -410,9 +410,13 @@ def analyze_doppelkopf(
     seat: int | None = None,
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
+    deal: int | None = None,
 ) -> list[DoppelkopfDecision]:
-    """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
+    """Analyse every decision (of ``seat``, or of all seats) in a replayed record (in
+    deal number ``deal`` only, if given)."""
     check_seat(seat, replayed.options.players)
+    numbered = _numbered(replayed)
+    check_deal(deal, [number for number, _ in numbered])
     bot = StrongDoppelkopfBot(
         seed,
         samples=samples,
@@ -422,8 +426,9 @@ def analyze_doppelkopf(
         horizon=HORIZON,
     )
     out: list[DoppelkopfDecision] = []
-    for number, deal in _numbered(replayed):
-        out.extend(_deal_decisions(deal, number, seat, bot))
+    for number, played in numbered:
+        if deal is None or number == deal:
+            out.extend(_deal_decisions(played, number, seat, bot))
     return out
 
 
@@ -605,8 +610,9 @@ def analyse_record(
     seat: int | None = None,
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
+    deal: int | None = None,
 ) -> DoppelkopfAnalysis:
     """:func:`analyze_doppelkopf` with the names to print it (the registry's entry)."""
-    decisions = analyze_doppelkopf(replayed, seat=seat, seed=seed, samples=samples)
+    decisions = analyze_doppelkopf(replayed, seat=seat, seed=seed, samples=samples, deal=deal)
     names: Sequence[str] | None = replayed.seat_names
     return DoppelkopfAnalysis(decisions, seat_names(names, replayed.options.players))

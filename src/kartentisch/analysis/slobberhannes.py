@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kartentisch.analysis.base import check_seat, seat_names
+from kartentisch.analysis.base import check_deal, check_seat, seat_names
 from kartentisch.analysis.texts import t
 from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 from kartentisch.cards import Card
@@ -122,14 +122,18 @@ def analyze_slobberhannes(
     seat: int | None = None,
     seed: int = 0,
     samples: int = 40,
+    deal: int | None = None,
 ) -> list[Decision]:
-    """Analyse every decision (of ``seat``, or of all seats) in a replayed record."""
+    """Analyse every decision (of ``seat``, or of all seats) in a replayed record (in
+    deal number ``deal`` only, if given)."""
     deals = _deals(replayed)
     check_seat(seat, deals[0].num_seats)
+    check_deal(deal, range(1, len(deals) + 1))
     bot = StrongSlobberhannesBot(seed, samples=samples, min_samples=samples, node_budget=1 << 62)
     out: list[Decision] = []
-    for number, deal in enumerate(deals, start=1):
-        out.extend(_decisions(deal, number, seat, bot))
+    for number, played in enumerate(deals, start=1):
+        if deal is None or number == deal:
+            out.extend(_decisions(played, number, seat, bot))
     return out
 
 
@@ -209,8 +213,9 @@ def analyse_record(
     seat: int | None = None,
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
+    deal: int | None = None,
 ) -> SlobberhannesAnalysis:
     """:func:`analyze_slobberhannes` with the names to print it (the registry's entry)."""
-    decisions = analyze_slobberhannes(replayed, seat=seat, seed=seed, samples=samples)
+    decisions = analyze_slobberhannes(replayed, seat=seat, seed=seed, samples=samples, deal=deal)
     names: Sequence[str] | None = replayed.seat_names
     return SlobberhannesAnalysis(decisions, seat_names(names, replayed.options.players))

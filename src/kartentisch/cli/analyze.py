@@ -57,6 +57,9 @@ def add_analyze_parser(commands: Any) -> None:
     )
     sub.add_argument("--seed", type=int, default=0, help="seed of the sampling (0)")
     sub.add_argument(
+        "--deal", type=int, default=None, help="analyse only this deal (numbered from 1)"
+    )
+    sub.add_argument(
         "--lang", choices=LANGUAGES, default="en", help="language of the text (default en)"
     )
     sub.add_argument("--json", action="store_true", help="print one JSON object")
@@ -69,7 +72,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     except ReplayError as exc:
         print(f"kartentisch: error: illegal action in {args.record}: {exc}", file=sys.stderr)
         return 2
-    analysis = analyze(spec.name, replayed, seat=args.seat, seed=args.seed, samples=args.samples)
+    analysis = analyze(
+        spec.name, replayed, seat=args.seat, seed=args.seed, samples=args.samples, deal=args.deal
+    )
     if args.json:
         print(json.dumps({"game": spec.name, **analysis.to_json()}, ensure_ascii=False))
     else:

@@ -69,6 +69,7 @@ from kartentisch.storage.ratings import RatingStore, SeatResult
 from kartentisch.web.accounts import AccountRoutes, CsrfGuard
 from kartentisch.web.adapter import TABLE_GAMES, table_game_type
 from kartentisch.web.addresses import scope_key
+from kartentisch.web.analysis import AnalysisPool, PoolSettings, deal_analysis, hint
 from kartentisch.web.answers import AnswerCache
 from kartentisch.web.correspondence import TurnNotices, TurnRoutes
 from kartentisch.web.friends import FriendRoutes
@@ -216,6 +217,7 @@ def create_app(
     lease: float | None = None,
     mail: SmtpSettings | None = None,
     public_url: str = "http://127.0.0.1:8000",
+    analysis: PoolSettings | None = None,
 ) -> Starlette:
     """The web app on the database ``db_url`` (default: SQLite in ``data_dir``).
 
@@ -224,7 +226,8 @@ def create_app(
     through PostgreSQL and Redis (``lease``: seconds a table's lease lasts;
     :mod:`kartentisch.web.cluster`, docs/deploy.md). With ``mail`` the server mails
     people whose move is due at a correspondence table (their links start with
-    ``public_url``).
+    ``public_url``). Analyses and hints run in worker processes (``analysis``: how many,
+    how many may wait, how long one may take; :mod:`kartentisch.web.analysis`).
     """
     url = db_url or sqlite_url(data_dir if data_dir is not None else default_data_dir())
     # A database that is gone where tables were kept is refused, not made anew (exit 2).
@@ -297,6 +300,60 @@ def create_app(
         accounts, account_routes.account_of, _error, take_lobby, wall_clock, mail is not None
     )
     turn_notices = TurnNotices(accounts, None if mail is None else Mailer(mail), public_url)
+    workers = AnalysisPool(analysis)
+
+    async def hint_for(table: LiveTable, seat: int, lang: str) -> dict[str, Any]:
+        """The strong bot's suggestion to ``seat`` of ``table``, worked out in a worker."""
+        assert table.game is not None
+        names = [s.name for s in table.seats]
+        actions = [list(a) for a in table.game.actions]
+        args = (table.kind.name, table.options, names, table.seed, actions, seat, lang)
+        return await workers.run(hint, *args)
+
+    def _analysis_query(request: Request) -> tuple[int, int]:
+        """The ``deal`` and ``seat`` of an analysis request (whole numbers, 1+ and 0+)."""
+        values: list[int] = []
+        for name, low in (("deal", 1), ("seat", 0)):
+            raw = request.query_params.get(name, "")
+            if not raw.isdigit() or int(raw) < low or len(raw) > 4:
+                raise TableError("bad_request", detail=f"{name}: a whole number from {low}")
+            values.append(int(raw))
+        return values[0], values[1]
+
+    async def table_analysis(request: Request) -> Response:
+        """Deal ``deal`` of a table (a finished one) analysed for ``seat``; kept per version."""
+        lang = _lang(request)
+        try:
+            await take(request, replay_rate, "too_many_replays")
+            deal, seat = _analysis_query(request)
+            table = _table(request)
+            if table.game is None:
+                raise TableError("not_started", 409)
+            finished = table.status == "finished"
+            record = table.record(complete=finished)
+            key = ("analysis", table.id, table.version, finished, deal, seat, lang)
+
+            async def make() -> bytes:
+                return _json_bytes(await workers.run(deal_analysis, record, deal, seat, lang))
+
+            body = await answers.get(key, make)
+        except TableError as exc:
+            return _error(request, exc)
+        return Response(body, media_type="application/json")
+
+    async def record_analysis(request: Request) -> Response:
+        """A record the page sent (the replay viewer's), one deal analysed for one seat."""
+        lang = _lang(request)
+        try:
+            await take(request, replay_rate, "too_many_replays")
+            deal, seat = _analysis_query(request)
+            record = await _body(request, MAX_RECORD_BYTES)
+            if not isinstance(record, dict):
+                raise TableError("bad_record", detail="a record is a JSON object")
+            answer = await workers.run(deal_analysis, record, deal, seat, lang)
+        except TableError as exc:
+            return _error(request, exc)
+        return JSONResponse(answer)
 
     friend_routes = FriendRoutes(
         accounts,
@@ -444,6 +501,7 @@ def create_app(
         tables.on_finish = record_results
         tables.on_report = keep_report
         tables.on_turn = turn_notices.turn
+        tables.on_hint = hint_for
         app.state.mailer = turn_notices.mailer
         moved = getattr(tables.settings.wall_clock, "moved_signal", None)
         if moved is not None:
@@ -462,6 +520,7 @@ def create_app(
             if "cluster" in shared:
                 await shared.pop("cluster").close()
             await tables.close()
+            await asyncio.to_thread(workers.close)
             await counters.pop("limiter").close()
             store.close()
 
@@ -950,6 +1009,8 @@ def create_app(
         Route("/api/tables/{table_id}/start", start_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/api/tables/{table_id}/analysis", table_analysis),
+        Route("/api/analysis", record_analysis, methods=["POST"]),
         Route("/api/replay", replay, methods=["POST"]),
         Route("/replay", page),
         Route("/replay/{table_id}", page),

@@ -67,6 +67,8 @@ class NewTable:
     move_seconds: int | None = None
     #: At a correspondence table: a bot moves for a person whose deadline has passed.
     deadline_standin: bool = False
+    #: The host allows hints: the strong bot's suggestion on asking (never when rated).
+    hints: bool = False
 
 
 def parse_new_table(body: Any) -> NewTable:
@@ -157,6 +159,13 @@ def parse_new_table(body: Any) -> NewTable:
     ):
         raise TableError("bad_ready_seconds", high=MAX_READY_SECONDS)
     move_seconds, deadline_standin = _correspondence(body, kind, turn)
+    hints = body.get("hints", False)
+    if not isinstance(hints, bool):
+        raise TableError("bad_request", detail="hints: true or false")
+    if hints and rated:
+        raise TableError("hints_rated")
+    if hints and is_realtime(kind):
+        raise TableError("bad_request", detail="hints: not at a slap game")
     return NewTable(
         kind,
         options,
@@ -172,6 +181,7 @@ def parse_new_table(body: Any) -> NewTable:
         spectator_chat=spectator_chat,
         move_seconds=move_seconds,
         deadline_standin=deadline_standin,
+        hints=hints,
     )
 
 

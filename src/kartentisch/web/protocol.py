@@ -139,13 +139,25 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """Ask for the strong bot's suggestion for this seat's turn at ``version`` (at a
+    table whose host allowed hints).
+
+    >>> parse_client_message('{"type": "hint", "version": 7}')
+    Hint(version=7)
+    """
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Report the chat message ``id`` to the admin (kept with its text and author)."""
 
     id: int
 
 
-ClientMessage = Hello | Act | Ping | Pong | Start | Ready | Chat | Report
+ClientMessage = Hello | Act | Ping | Pong | Start | Ready | Chat | Report | Hint
 
 #: The longest chat text.
 MAX_CHAT_CHARS: Final = 300
@@ -161,7 +173,7 @@ QUICK_PHRASES: Final = (
     "bye",
 )
 
-_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready", "chat", "report")
+_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready", "chat", "report", "hint")
 MAX_NONCE_CHARS: Final = 32
 #: The fields each message type may carry besides ``type``; any other field is refused.
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -173,6 +185,7 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "ready": ("version",),
     "chat": ("text", "phrase"),
     "report": ("id",),
+    "hint": ("version",),
 }
 
 
@@ -277,6 +290,13 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return Ready(version)
     if kind == "chat":
         return read_chat(data)
+    if kind == "hint":
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ProtocolError(
+                "bad_message", '"hint" needs "version", the version seen (a whole number)'
+            )
+        return Hint(version)
     if kind == "report":
         reported = data.get("id")
         if not isinstance(reported, int) or isinstance(reported, bool) or reported < 1:

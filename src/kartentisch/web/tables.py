@@ -82,6 +82,7 @@ from kartentisch.web.protocol import (
     Chat,
     ClientMessage,
     Hello,
+    Hint,
     Ping,
     Pong,
     Ready,
@@ -209,6 +210,8 @@ class LiveTable:
         self._turn_started = _now()
         #: A correspondence table's: when (wall clock) the move now due began.
         self._turn_wall = manager.settings.wall_clock()
+        #: Connections whose hint is being worked out (one at a time each).
+        self._hinting: weakref.WeakSet[Connection] = weakref.WeakSet()
         #: A correspondence table's seats whose due move was told (:meth:`_tell_turns`).
         self._told_due: set[int] = set()
         self._away_since: dict[int, float] = {}
@@ -453,6 +456,7 @@ class LiveTable:
             "now": round(self.manager.settings.wall_clock() * 1000),
             "private": self.private,
             "rated": self.rated,
+            "hints": self.hints,
             "spectator_chat": self.spectator_chat,
             "you": you,
             "seats": [
@@ -799,6 +803,53 @@ class LiveTable:
             self._chat(conn, message)
         elif isinstance(message, Report):
             await self._report(conn, message)
+        elif isinstance(message, Hint):
+            self._hint(conn, message)
+
+    # -- hints ---------------------------------------------------------------------
+
+    @property
+    def hints(self) -> bool:
+        """Whether the host allowed hints (never at a rated table)."""
+        return bool(self.settings.get("hints")) and not self.rated
+
+    def _hint(self, conn: Connection, message: Hint) -> None:
+        """Answer a seat's ``hint`` with the strong bot's suggestion (computed by the
+        manager's :attr:`TableManager.on_hint`, in a worker: the table plays on)."""
+        lang = conn.lang
+        game = self.game
+        if not self.hints or self.manager.on_hint is None:
+            conn.error("hints_off", translate(lang, "error.hints_off"))
+        elif conn.seat is None:
+            conn.error("not_seated", translate(lang, "error.not_seated"))
+        elif message.version != self.version:
+            self._refuse_stale(conn, self.version)
+        elif (
+            game is None
+            or game.is_over
+            or conn.seat not in game.acting
+            or self.paused
+            or self._between_deals() is not None
+        ):
+            conn.error("hint_not_your_turn", translate(lang, "error.hint_not_your_turn"))
+        elif conn in self._hinting:
+            conn.error("hint_pending", translate(lang, "error.hint_pending"))
+        else:
+            self._hinting.add(conn)
+            self.manager._spawn(self._answer_hint(conn, conn.seat, game), f"hint-{self.id}")
+
+    async def _answer_hint(self, conn: Connection, seat: int, game: TableGame) -> None:
+        version = game.version
+        asked = self.manager.on_hint
+        assert asked is not None
+        try:
+            answer = await asked(self, seat, conn.lang)
+        except TableError as exc:
+            conn.error(exc.code, exc.message(conn.lang))
+            return
+        finally:
+            self._hinting.discard(conn)
+        conn.send({"type": "hint", "version": version, **answer})
 
     # -- chat ----------------------------------------------------------------------
 
@@ -1783,6 +1834,9 @@ class TableManager:
         #: Called, in a task of its own, with a correspondence table and the seats whose move
         #: has just become due (the app mails those who are not at the table).
         self.on_turn: Callable[[LiveTable, list[int]], Awaitable[None]] | None = None
+        #: Called with a table, a seat and a language for the strong bot's suggestion to
+        #: that seat (``{"action", "reason"}``; the app works it out in a worker).
+        self.on_hint: Callable[[LiveTable, int, str], Awaitable[dict[str, Any]]] | None = None
         #: Called with a chat message someone reported (the app stores it for the admin).
         self.on_report: (
             Callable[[LiveTable, dict[str, Any], int | None], Awaitable[None]] | None
@@ -2098,6 +2152,8 @@ class TableManager:
             settings["rated"] = True
         if request.spectator_chat == "off":
             settings["spectator_chat"] = "off"
+        if request.hints:
+            settings["hints"] = True
         if request.move_seconds is not None:
             settings["move_seconds"] = request.move_seconds
             if request.deadline_standin:
