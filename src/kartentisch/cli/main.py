@@ -157,6 +157,10 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         grace=args.grace,
         spectator_update=SPECTATOR_UPDATE_SECONDS,
     )
+    if args.analysis_workers < 1:
+        raise KartentischError("--analysis-workers must be at least 1")
+    from kartentisch.web.analysis import PoolSettings
+
     if args.clock_file is not None:
         # For tests of a server in its own process (kartentisch.web.wallclock).
         from kartentisch.web.wallclock import FileClock
@@ -189,6 +193,7 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
         lease=args.lease,
         mail=mail,
         public_url=args.public_url or f"http://{args.host}:{args.port}",
+        analysis=PoolSettings(workers=args.analysis_workers),
     )
     # A global cap under the open-files limit, so that the server can always accept.
     concurrency = args.limit_concurrency or connection_budget(raise_fd_limit())
@@ -437,6 +442,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the address people reach this server at, for links in mails "
         "(default http://HOST:PORT)",
+    )
+    serve.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes for analyses and hints (1): the tables keep the other cores",
     )
     serve.add_argument("--clock-file", metavar="PATH", default=None, help=argparse.SUPPRESS)
     serve.add_argument(
