@@ -68,6 +68,10 @@ def test_a_finished_deal_is_analysed_for_a_seat(
         assert german["text"] and german["text"] != other["text"]
     valued = [i for i, d in enumerate(decisions) if d.get("full_information")]
     assert [p["decision"] for p in analysis["curve"]] == ([None, *valued] if valued else [])
+    if game == "slobberhannes":
+        # The last point is the deal's result: the chips the seat took in it.
+        shown = client.get(f"/api/tables/{table_id}/replay").json()["summary"]
+        assert analysis["curve"][-1]["value"] == -shown["deals"][0]["points"][1]
     if analysis["worst"] is not None:
         worst = decisions[analysis["worst"]]["full_information"]
         assert float(worst["cost"]) == max(

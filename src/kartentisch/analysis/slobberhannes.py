@@ -55,6 +55,9 @@ class Decision:
     expected: dict[Card, float]
     expected_best: Card
     expected_cost: float
+    #: Penalty chips the seat had taken in this deal before the decision (the full
+    #: information values are the chips still to come).
+    paid: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +66,7 @@ class Decision:
             "seat": self.seat,
             "played": str(self.played),
             "forced": self.forced,
+            "paid": self.paid,
             "full_information": {
                 "best": str(self.full_best),
                 "cost": self.full_cost,
@@ -112,6 +116,7 @@ def _decisions(
                 expected=expected,
                 expected_best=expected_best,
                 expected_cost=expected[card] - expected[expected_best],
+                paid=replay.points()[mover],
             )
         replay.apply(card)
 

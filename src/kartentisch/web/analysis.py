@@ -195,7 +195,9 @@ def _curve(
             continue
         played = decision["played"]
         if game == "slobberhannes":
-            values = {card: -float(v) for card, v in full["values"].items()}
+            # The chips taken so far and those still to come with best play: the deal's.
+            paid = float(decision.get("paid", 0))
+            values = {card: -(paid + float(v)) for card, v in full["values"].items()}
         else:
             values = {card: float(v) for card, v in full["points"].items()}
         if played not in values:

@@ -6,6 +6,7 @@
 
 import { cardLabel, cardSVG } from "./cards.js";
 import { api, h, setRulesGame, toast } from "./dom.js";
+import { analysisPanel } from "./analysis.js";
 import { explainDeal } from "./explain.js";
 import { lang, t } from "./i18n.js";
 import { handOverRules, recordRules, ruleSetGames } from "./ruleeditor.js";
@@ -97,7 +98,7 @@ async function replayRecord(root, record, name, current) {
   if (!current()) return;
   opened = { record, name };
   const again = h("button.small", { onclick: () => { opened = null; showReplay(root, null, current, go); } }, t("replay.another"));
-  viewer(root, shown, { file: name }, [h("p.muted", {}, name, " ", again)]);
+  viewer(root, shown, { file: name, record }, [h("p.muted", {}, name, " ", again)]);
 }
 
 // -- the viewer -------------------------------------------------------------------
@@ -127,8 +128,18 @@ function viewer(root, shown, source, intro) {
   const deals = dealsOf(shown.summary).filter((d) => (d.tricks || []).length || d.outcome === "redeal");
   at.deal = Math.min(at.deal, Math.max(0, deals.length - 1));
   const body = h("div.replay-body");
+  // Each deal's analysis panel, kept while the reader goes through its tricks.
+  const panels = new Map();
+  const analysis = (number) => {
+    if (!ANALYSED.includes(shown.game)) return null;
+    if (!panels.has(number)) {
+      const from = source.table ? { table: source.table } : { record: source.record };
+      panels.set(number, analysisPanel(from, number, shown.names));
+    }
+    return panels.get(number);
+  };
   // (replaceChildren would write a null as the text "null")
-  const draw = () => body.replaceChildren(...dealView(shown, deals, draw).filter(Boolean));
+  const draw = () => body.replaceChildren(...dealView(shown, deals, draw, analysis).filter(Boolean));
   draw();
   leaveReplay();
   keys = (event) => {
@@ -237,7 +248,10 @@ function gameFacts(shown, deal) {
     extras.length ? h("ul.replay-extras", {}, extras.map((x) => h("li", {}, x))) : null);
 }
 
-function dealView(shown, deals, draw) {
+/** The games whose deals the server analyses. */
+const ANALYSED = ["slobberhannes", "doppelkopf"];
+
+function dealView(shown, deals, draw, analysis) {
   if (!deals.length) {
     const realtime = !shown.summary.deals && !shown.summary.tricks;
     return [h("p.muted.replay-empty", {}, t(realtime ? "replay.realtime" : "replay.no_tricks"))];
@@ -288,5 +302,8 @@ function dealView(shown, deals, draw) {
       h("button", { onclick: go(at.trick - 1), disabled: at.trick === 0 }, "◀ ", t("ui.previous")),
       h("button", { onclick: go(at.trick + 1), disabled: at.trick === last }, t("ui.next"), " ▶"),
       h("button", { onclick: go(last), disabled: at.trick === last, title: t("replay.last") }, "▶|")),
+    h("details.replay-analysis", {},
+      h("summary", {}, t("analysis.title")),
+      analysis(number)),
   ];
 }
