@@ -296,8 +296,14 @@ def create_app(
     lobby_chat = LobbyChat(accounts, account_routes.account_of, limiter, _error, take_lobby)
 
     wall_clock = (settings or ServerSettings()).wall_clock
+    # The lobby page polls the moves due: counted apart from creating and joining tables.
+    turns_rate = Rate("turns", limits.lobby_burst, limits.lobby_per_second * 2)
+
+    async def take_turns(request: Request) -> None:
+        await take(request, turns_rate, "too_many_turn_requests")
+
     turn_routes = TurnRoutes(
-        accounts, account_routes.account_of, _error, take_lobby, wall_clock, mail is not None
+        accounts, account_routes.account_of, _error, take_turns, wall_clock, mail is not None
     )
     turn_notices = TurnNotices(accounts, None if mail is None else Mailer(mail), public_url)
     workers = AnalysisPool(analysis)

@@ -116,11 +116,16 @@ def checked_email(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > MAX_EMAIL:
-        raise TableError("bad_email", detail=f"at most {MAX_EMAIL} characters")
+        refusal = TableError("bad_email")
+        refusal.details = {"detail": f"at most {MAX_EMAIL} characters"}
+        raise refusal
     try:
         checked = validate_email(value.strip(), check_deliverability=False)
     except EmailNotValidError as exc:
-        raise TableError("bad_email", detail=str(exc)) from None
+        refusal = TableError("bad_email")
+        # What the checker found, in English, beside the message in the reader's language.
+        refusal.details = {"detail": str(exc)}
+        raise refusal from None
     return str(checked.normalized)
 
 

@@ -88,6 +88,47 @@ export function showLogin(root, navigate, signup) {
   name.focus();
 }
 
+/**
+ * The account's mail settings (``GET``/``POST /api/mail``): the address, and whether a
+ * mail comes when a move is due at a correspondence table. ``data-loaded`` is set
+ * once the saved settings are shown (for whoever watches the page: tests).
+ */
+function mailForm() {
+  const [addressRow, address] = field("mail-address", t("corr.mail_address"), { type: "email", maxlength: 254, autocomplete: "email" });
+  const notify = h("input#mail-notify", { type: "checkbox" });
+  const state = h("p.mail-state", { role: "status" });
+  const noServer = h("p.muted.mail-note.mail-no-server", { hidden: true }, t("corr.mail_no_server"));
+  const problem = h("p.form-error", { role: "alert" });
+  const show = (data) => {
+    address.value = data.email || "";
+    notify.checked = Boolean(data.notify);
+    state.textContent = data.email && data.notify ? t("corr.mail_on", { email: data.email })
+      : data.email ? t("corr.mail_kept", { email: data.email }) : t("corr.mail_off");
+    noServer.hidden = data.server_sends !== false;
+    form.dataset.loaded = "1";
+  };
+  const save = async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    try {
+      const body = { email: address.value.trim() || null, notify: notify.checked };
+      show(await api(`/api/mail?lang=${lang}`, { method: "POST", body }));
+      toast(t("corr.mail_saved"));
+    } catch (error) {
+      problem.textContent = error.message;
+    }
+  };
+  const form = h("form#mail-form", { onsubmit: save },
+    h("h2", {}, t("corr.mail_title")),
+    addressRow,
+    h("label.check", { for: "mail-notify" }, notify, h("span", {}, t("corr.mail_notify"))),
+    h("p.muted.mail-note", {}, t("corr.mail_language")),
+    state, noServer, problem,
+    h("div.row", {}, h("button.primary", { type: "submit" }, t("corr.mail_save"))));
+  api(`/api/mail?lang=${lang}`).then(show).catch((error) => { problem.textContent = error.message; });
+  return form;
+}
+
 /** ``/account``: the account's name, the password change, logging out. */
 export function showAccount(root, navigate) {
   if (!me.account) {
@@ -118,6 +159,7 @@ export function showAccount(root, navigate) {
     h("h1.account-title", {}, me.account.name),
     h("p.row", {}, h("a.profile-link", { href: `/players/${encodeURIComponent(me.account.name)}`, "data-link": "" }, t("account.profile")),
       h("a.friends-link", { href: "/friends", "data-link": "" }, t("friends.title"))),
+    mailForm(),
     h("form#password-form", { onsubmit: change },
       h("h2", {}, t("account.change_password")), oldRow, newRow, problem,
       h("div.row", {}, h("button.primary", { type: "submit" }, t("account.change_password")))),

@@ -5,6 +5,7 @@ import { lobbyChat } from "./chat.js";
 import { api, askName, h, saveSeat, setRulesGame, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { handedNote, ruleEditor, takeHandedRules } from "./ruleeditor.js";
+import { correspondenceText, moveTime, turnsPanel } from "./turns.js";
 
 let refreshTimer = null;
 
@@ -21,8 +22,16 @@ export async function showLobby(root, navigate, current = () => true) {
   const form = createForm(games, navigate, defaults || {}, ruleSets || [], handed);
   const list = h("section.panel.tables", {}, h("h2", {}, t("lobby.open_tables")), h("p.muted", {}, "…"));
   const chat = lobbyChat(Boolean(me.account));
-  root.replaceChildren(h("div.lobby", {}, form, h("div.lobby-side", {}, list, chat.panel)));
-  const refresh = () => Promise.all([refreshList(list, navigate).catch(() => {}), chat.poll().catch(() => {})]);
+  // A person logged in: the moves owed at correspondence tables, told as they come.
+  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  const turns = me.account ? turnsPanel((name) => (byName[name] ? gameTitle(byName[name]) : name), { notify: true }) : null;
+  // (on a phone the list comes first, above the form: style.css places it beside it otherwise)
+  root.replaceChildren(h("div.lobby", {}, turns?.panel, form, h("div.lobby-side", {}, list, chat.panel)));
+  const refresh = () => Promise.all([
+    refreshList(list, navigate).catch(() => {}),
+    chat.poll().catch(() => {}),
+    turns?.refresh().catch(() => {}),
+  ]);
   await refresh();
   if (!current()) return;
   refreshTimer = setInterval(refresh, 5000);
@@ -83,6 +92,46 @@ function presenceChoices(defaults) {
   };
 }
 
+/** The hours a correspondence table gives each move (the lobby's choices). */
+const MOVE_HOURS = [12, 24, 48, 72, 168];
+
+/**
+ * A correspondence table (a person logged in, a turn-based game): the time for each
+ * move, and whether a bot moves for a person whose time is up.
+ */
+function correspondenceChoice() {
+  const hours = h("select", { id: "move-hours" },
+    h("option", { value: "" }, t("corr.off")),
+    MOVE_HOURS.map((n) => h("option", { value: n }, t("corr.per_move", { time: moveTime(n * 3600) }))));
+  const standin = h("input", { id: "deadline-standin", type: "checkbox" });
+  const hoursRow = h("label", {}, h("span", {}, t("corr.label")), hours);
+  const standinRow = h("label.check.corr-standin", {}, standin, h("span", {}, t("corr.standin")));
+  const hint = h("p.muted.corr-hint", {}, t("corr.hint"));
+  let allowed = false;
+  const listeners = [];
+  const update = () => {
+    hoursRow.style.display = allowed ? "" : "none";
+    standinRow.style.display = allowed && hours.value ? "" : "none";
+    hint.style.display = allowed && hours.value ? "" : "none";
+    for (const f of listeners) f();
+  };
+  hours.addEventListener("change", update);
+  return {
+    rows: [hoursRow, standinRow, hint],
+    on: () => allowed && hours.value !== "",
+    onchange: (f) => listeners.push(f),
+    setGame(game) {
+      // Slap games are played in real time; guests cannot be mailed nor listed.
+      allowed = Boolean(me.account) && !game.realtime;
+      update();
+    },
+    fill(body) {
+      body.move_hours = Number(hours.value);
+      if (standin.checked) body.deadline_standin = true;
+    },
+  };
+}
+
 function createForm(games, navigate, defaults, ruleSets, handed) {
   let game = games.find((g) => g.name === handed?.rules.game) || games[0];
   // A person logged in plays under the account's name.
@@ -108,6 +157,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
   const presence = presenceChoices(defaults);
+  const corr = correspondenceChoice();
 
   const seatChoice = (i) => {
     const select = h("select", { "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) },
@@ -188,6 +238,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     options.replaceChildren();
     timerRow.style.display = game.realtime ? "none" : "";
     presence.setGame(game);
+    corr.setGame(game); // (after the presence rows: it hides them for a correspondence table)
     tableOptions.replaceChildren();
     editorBox.replaceChildren();
     const withRules = ruleSets.includes(game.name);
@@ -197,6 +248,13 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     return withRules ? showEditor(game) : Promise.resolve(null);
   };
   gameSelect.addEventListener("change", drawGame);
+  // At a correspondence table nobody waits for anybody: no turn timer, no stand-in.
+  corr.onchange(() => {
+    const on = corr.on();
+    timerRow.style.display = game.realtime || on ? "none" : "";
+    for (const row of presence.rows) row.style.display = on ? "none" : "";
+    if (!on) presence.setGame(game);
+  });
   const first = drawGame();
   if (handed) {
     // The rules of a replayed record, through the server's check (a refusal is shown in the editor).
@@ -229,10 +287,13 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     } else {
       body.options = read(options, { preset: presetSelect.value });
     }
-    if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
+    if (corr.on()) corr.fill(body);
+    else {
+      if (timer.value && !game.realtime) body.turn_seconds = Number(timer.value);
+      presence.fill(body);
+    }
     if (privateBox.checked) body.private = true;
     if (me.account && ratedBox.checked) body.rated = true;
-    presence.fill(body);
     if (!me.account) localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
@@ -252,6 +313,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     h("label", {}, h("span", {}, t("lobby.seats")), seatsInput),
     seatRows,
     timerRow,
+    corr.rows,
     presence.rows,
     h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
     me.account ? h("label.check", {}, ratedBox, h("span", {}, t("lobby.rated"))) : null,
@@ -271,7 +333,8 @@ async function refreshList(list, navigate) {
       actions.push(h("button", { onclick: () => join(table, navigate) }, t("lobby.join")));
     }
     actions.push(h("button", { onclick: () => navigate(`/t/${table.id}`) }, t("lobby.watch")));
-    const away = table.away === "pause" ? t("lobby.policy_pause") : t("lobby.policy_standin", { time: seconds(table.grace_seconds) });
+    const away = table.correspondence ? correspondenceText(table.correspondence)
+      : table.away === "pause" ? t("lobby.policy_pause") : t("lobby.policy_standin", { time: seconds(table.grace_seconds) });
     return h("li", {},
       h("strong", {}, table.titles?.[lang] || table.game), " · ", t(`status.${table.status}`),
       table.rules_name ? h("div.small.table-rules", {}, t("lobby.rules_named", { name: table.rules_name })) : null,

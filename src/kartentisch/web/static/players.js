@@ -1,8 +1,10 @@
 // Players in the page: a profile per account (games, ratings and their chart, the latest
 // tables with links to their replays) and a leaderboard per rating pool.
 
+import { me } from "./account.js";
 import { api, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { turnsPanel } from "./turns.js";
 
 export const POOLS = ["slobberhannes", "doppelkopf-house", "doppelkopf-ddv", "slapjack", "irish-snap"];
 const COLOURS = { "slobberhannes": "#17553a", "doppelkopf-house": "#b5651d", "doppelkopf-ddv": "#7a3b8f", "slapjack": "#1f5fa8", "irish-snap": "#a32020" };
@@ -111,9 +113,17 @@ export async function showProfile(root, name, current) {
       h("span.muted", {}, dateText(r.finished)), " ",
       r.won ? h("span.tag.won", {}, t("player.won")) : h("span.tag", {}, t("player.place", { n: r.rank + 1 })),
       r.rated ? h("span.tag.rated", {}, t("player.rated")) : null));
+  // One's own profile: the moves owed at correspondence tables.
+  let turns = null;
+  if (me.account && me.account.name === data.account.name) {
+    turns = turnsPanel(gameTitle);
+    await turns.refresh().catch(() => { turns = null; });
+    if (!current()) return;
+  }
   root.replaceChildren(h("section.panel.profile", {},
     h("h1", {}, data.account.name),
     h("p.muted", {}, t("player.since", { date: dateText(Date.parse(data.account.since)) })),
+    turns?.panel,
     h("h2", {}, t("player.ratings")),
     chart(data.ratings),
     ratingRows.length ? h("table.figures", {}, h("thead", {}, h("tr", {}, h("th", {}, t("player.pool")), h("th.num", {}, t("player.rating")), h("th.num", {}, t("player.rated_games")), h("th", {}))), h("tbody", {}, ratingRows)) : null,

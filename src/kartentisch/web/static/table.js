@@ -9,6 +9,7 @@ import { drawLog, logHello, takeLog } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
 import { join } from "./lobby.js";
 import { drawPresence, held, tickPresence } from "./presence.js";
+import { correspondenceText, dateTime, leftText, notifyTurn, serverNow } from "./turns.js";
 
 
 const RENDERERS = {
@@ -125,6 +126,9 @@ export class TableScreen {
       // The log's part now: a render busy meanwhile draws only the newest state.
       takeLog(this.memory, message.log);
       this.message = message;
+      // The server's clock when it sent this: a correspondence deadline counts down from it.
+      this.receivedAt = performance.now();
+      this.tellTurn(message);
       this.setBanner("");
       this.render();
     } else if (message.type === "chat" || message.type === "chat_history") {
@@ -155,6 +159,20 @@ export class TableScreen {
       }
       toast(message.message, "error");
     }
+  }
+
+  /**
+   * At a correspondence table: a notification when a state makes it this page's move
+   * while the page is hidden (another tab, a window in the background), once per move.
+   */
+  tellTurn(message) {
+    const view = message.view;
+    const mine = Boolean(view) && view.seat !== null && view.seat !== undefined && view.to_move === view.seat && !view.over;
+    const before = this.wasMine;
+    this.wasMine = mine;
+    if (!mine || before !== false || !message.table?.correspondence || !document.hidden) return;
+    const table = message.table;
+    notifyTurn(this.id, table.titles?.[lang] || table.game, table.turn_deadline);
   }
 
   /**
@@ -213,6 +231,7 @@ export class TableScreen {
     };
     this.renderer.render(this.root, shown, ctx);
     drawPresence(this.root, this.message, ctx);
+    this.drawCorrespondence();
     if (this.storageWait) {
       const status = this.root.querySelector(".main .status");
       if (status) {
@@ -240,13 +259,33 @@ export class TableScreen {
     this.tick();
   }
 
+  /** A correspondence table says so below the status line: the time for each move. */
+  drawCorrespondence() {
+    const corr = this.message?.table?.correspondence;
+    const main = this.root.querySelector(".game .main");
+    if (!corr || !main) return;
+    const note = h("p.corr-note", {}, correspondenceText(corr));
+    const status = main.querySelector(":scope > .status");
+    if (status) status.after(note);
+    else main.prepend(note);
+  }
+
   tick() {
     tickPresence(this.root, this.message);
-    const deadline = this.message?.table?.turn_deadline;
+    const table = this.message?.table;
+    const deadline = table?.turn_deadline;
     const el = this.root.querySelector(".timer");
     if (!el) return;
     if (!deadline) {
       el.textContent = "";
+      return;
+    }
+    if (table.correspondence) {
+      // Hours or days: the date and time it is due, and what is left of it on the server's clock.
+      const now = serverNow(table.now, this.receivedAt);
+      el.classList.add("corr-deadline");
+      el.classList.toggle("overdue", deadline <= now);
+      el.textContent = t("corr.deadline_left", { date: dateTime(deadline), left: leftText(deadline, now) });
       return;
     }
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
@@ -281,6 +320,7 @@ export class TableScreen {
     return h("section.panel.waiting", {},
       h("h2", {}, table.titles?.[lang] || table.game, " — ", t("status.waiting")),
       table.rules_name ? h("p.table-rules", {}, t("lobby.rules_named", { name: table.rules_name })) : null,
+      table.correspondence ? h("p.corr-note", {}, correspondenceText(table.correspondence)) : null,
       h("p", {}, t("ui.invite")),
       table.private ? h("p.muted.private-note", {}, t("lobby.private_note")) : null,
       h("div.row", {}, linkInput, copy),
