@@ -7,6 +7,7 @@ desktop and phone size go to ``tests/e2e/artifacts/``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ import httpx
 import pytest
 
 from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, open_page, shot
-from .pages import catalog, fill
+from .pages import catalog, fill, play_one
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -84,3 +85,37 @@ def test_the_analysis_in_each_language_and_size(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert overflow <= 1
+
+
+def test_a_hint_at_ones_turn_and_the_analysis_at_the_end_of_the_deal(
+    server: ServerProcess, page: Page
+) -> None:
+    en = catalog(server, "en")
+    page.goto(f"{server.url}/?lang=en")
+    page.fill("#name", "Ann")
+    page.select_option("#game", "slobberhannes")
+    page.check("#hints")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    # At this seat's turn: the Hint button, then the strong bot's suggestion with its reason.
+    page.locator(".hint-button").click()
+    suggestion = page.locator(".hint-text")
+    suggestion.wait_for(timeout=WAIT_MS * 4)
+    prefix = en["hint.suggest"].split("{")[0]
+    assert suggestion.inner_text().startswith(prefix)
+    assert " — " in suggestion.inner_text()
+    shot(page, "hint-en-desktop")
+    # The card suggested is one the page offers.
+    playable = page.eval_on_selector_all(
+        ".hand-card.playable svg", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    shown = suggestion.inner_text()[len(prefix) :].split(" — ")[0]
+    assert shown in playable
+    # Play the deal out; its summary offers "Analyse this deal" for this seat.
+    while not page.locator(".modal .deal-analysis").count():
+        play_one(page)
+    page.click(".modal .deal-analysis > summary")
+    page.click(".modal .analysis-go")
+    page.locator(".modal .analysis-verdict").wait_for(timeout=WAIT_MS * 4)
+    assert page.locator(".modal .analysis-list li").count() >= 1
+    shot(page, "deal-analysis-en-desktop")

@@ -152,7 +152,7 @@ def deal_analysis(record: dict[str, Any], deal: int, seat: int, lang: str) -> di
             seat=seat,
             seed=ANALYSIS_SEED,
             samples=WEB_SAMPLES[str(game)],
-            deal=deal,
+            deal=_counted(replayed, deal),
         )
     except ReplayError as exc:
         raise TableError("bad_record", detail=str(exc)) from None
@@ -179,6 +179,17 @@ def deal_analysis(record: dict[str, Any], deal: int, seat: int, lang: str) -> di
         "unit": "penalties" if game == "slobberhannes" else "points",
         "estimated": estimated,
     }
+
+
+def _counted(replayed: Any, deal: int) -> int:
+    """The page's deal ``deal`` (the n-th deal dealt) as the analysis counts it: a
+    Doppelkopf session's history counts a misdeal too (table mode)."""
+    history = getattr(replayed, "history", None)
+    deals = getattr(replayed, "deals", None)
+    if history is None or not isinstance(deals, list) or not 1 <= deal <= len(deals):
+        return deal
+    target = deals[deal - 1]
+    return next(i for i, entry in enumerate(history, start=1) if entry is target)
 
 
 def _curve(
@@ -225,6 +236,11 @@ def hint(
     """The strong bot's choice for ``seat`` of the table game these make, with a reason."""
     kind = table_game_type(game)
     table = kind.replay(options, names, seed, actions)
+    # What the game does for a bot by itself (a Slobberhannes cut), if anything.
+    automatic = getattr(table, "bot_action", None)
+    done: str | None = automatic(seat) if automatic is not None else None
+    if done is not None:
+        return {"action": done, "reason": translate(lang, "hint.reason_rule")}
     observation = table.observation(seat)
     bot = make_bot(game, "strong", random.Random(seed * 31 + seat + 7))
     choice = bot.choose(observation)

@@ -103,3 +103,20 @@ function chart(result) {
   });
   return box;
 }
+
+/** At a table, in the summary of deal ``number``: "Analyse this deal" for this page's
+ * seat (any seat may be chosen: a deal that is over has shown every card), kept across
+ * the page's redraws. */
+export function tableAnalysis(ctx, message, number) {
+  const memory = ctx.memory;
+  memory.analysisPanels ??= new Map();
+  if (!memory.analysisPanels.has(number)) {
+    const { table } = message;
+    const names = table.seats.map((s, i) => s.name || `#${i + 1}`);
+    const seat = table.you ?? 0;
+    memory.analysisPanels.set(number, h("details.deal-analysis", {},
+      h("summary", {}, t("analysis.title")),
+      analysisPanel({ table: ctx.tableId }, number, names, { seat })));
+  }
+  return memory.analysisPanels.get(number);
+}

@@ -154,6 +154,9 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
   const privateBox = h("input", { id: "private", type: "checkbox" });
   // A rated table changes its players' ratings: offered to a person logged in.
   const ratedBox = h("input", { id: "rated", type: "checkbox" });
+  // Hints (the strong bot's suggestion on asking): never at a rated table, not in slap games.
+  const hintsBox = h("input", { id: "hints", type: "checkbox" });
+  const hintsRow = h("label.check.hints-row", {}, hintsBox, h("span", {}, t("lobby.hints")));
   // Real-time games have no turn timer: a card not turned in time is turned automatically.
   const timerRow = h("label", {}, h("span", {}, t("lobby.turn_timer")), timer);
   const presence = presenceChoices(defaults);
@@ -237,6 +240,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     drawSeats();
     options.replaceChildren();
     timerRow.style.display = game.realtime ? "none" : "";
+    hintsRow.style.display = game.realtime ? "none" : "";
     presence.setGame(game);
     corr.setGame(game); // (after the presence rows: it hides them for a correspondence table)
     tableOptions.replaceChildren();
@@ -294,6 +298,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     }
     if (privateBox.checked) body.private = true;
     if (me.account && ratedBox.checked) body.rated = true;
+    if (hintsBox.checked && !game.realtime) body.hints = true;
     if (!me.account) localStorage.setItem("kt.name", nameInput.value);
     try {
       const created = await api(`/api/tables?lang=${lang}`, { method: "POST", body });
@@ -317,6 +322,7 @@ function createForm(games, navigate, defaults, ruleSets, handed) {
     presence.rows,
     h("label.check", {}, privateBox, h("span", {}, t("lobby.private"))),
     me.account ? h("label.check", {}, ratedBox, h("span", {}, t("lobby.rated"))) : null,
+    hintsRow,
     optionsBox,
     tableOptions,
     editorBox,

@@ -12,6 +12,9 @@ import { drawPresence, held, tickPresence } from "./presence.js";
 import { correspondenceText, dateTime, leftText, notifyTurn, serverNow } from "./turns.js";
 
 
+// Refusals of a hint: the button may be pressed again.
+const HINT_REFUSALS = ["hints_off", "hint_not_your_turn", "hint_pending", "analysis_busy", "analysis_timeout"];
+
 const RENDERERS = {
   slobberhannes: () => import("./games/slobberhannes.js"),
   doppelkopf: () => import("./games/doppelkopf.js"),
@@ -134,6 +137,10 @@ export class TableScreen {
     } else if (message.type === "chat" || message.type === "chat_history") {
       takeChat(this.memory, message);
       if (this.message) drawChat(this.root, this.memory, this.message.table, (m) => this.send(m));
+    } else if (message.type === "hint") {
+      // The strong bot's suggestion, for the version it was asked at (drawn while current).
+      this.memory.hint = { version: message.version, action: message.action, reason: message.reason };
+      if (this.message?.view) this.render();
     } else if (message.type === "reported") {
       toast(t("chat.reported"));
     } else if (message.type === "notice") {
@@ -150,6 +157,7 @@ export class TableScreen {
         this.send({ type: "hello", lang });
       }
       if (message.code === "stale_version") return; // the newer state follows
+      if (HINT_REFUSALS.includes(message.code)) this.memory.hintAsked = null; // ask again later
       if (message.code !== "bad_token" && this.renderer && this.message?.view) {
         // Why the action was refused, beside the hand or the buttons (felt.js whyLine),
         // until the next state; a toast where the screen has no such line.
@@ -232,6 +240,7 @@ export class TableScreen {
     this.renderer.render(this.root, shown, ctx);
     drawPresence(this.root, this.message, ctx);
     this.drawCorrespondence();
+    this.drawHint();
     if (this.storageWait) {
       const status = this.root.querySelector(".main .status");
       if (status) {
@@ -268,6 +277,30 @@ export class TableScreen {
     const status = main.querySelector(":scope > .status");
     if (status) status.after(note);
     else main.prepend(note);
+  }
+
+  /** At a table whose host allowed hints: the Hint button at this seat's turn, and the
+   * suggestion once the server answered (only for the version it was asked at). */
+  drawHint() {
+    const { view, table } = this.message;
+    const main = this.root.querySelector(".game .main");
+    if (!table.hints || !view || !main || table.you === null || table.you === undefined) return;
+    if (view.over || view.to_move !== table.you || held(table) || !(view.legal || []).length) return;
+    const version = this.message.version;
+    const got = this.memory.hint?.version === version ? this.memory.hint : null;
+    const waiting = this.memory.hintAsked === version && !got;
+    const ask = () => {
+      this.memory.hintAsked = version;
+      this.send({ type: "hint", version });
+      this.render();
+    };
+    const action = got ? (this.renderer?.actionText?.(got.action) ?? got.action) : null;
+    const bar = h("p.hint-bar", {},
+      got ? null : h("button.small.hint-button", { onclick: ask, disabled: waiting }, t(waiting ? "hint.working" : "hint.button")),
+      got ? h("span.hint-text", {}, h("strong", {}, t("hint.suggest", { action })), " — ", got.reason) : null);
+    const status = main.querySelector(":scope > .status");
+    if (status) status.after(bar);
+    else main.prepend(bar);
   }
 
   tick() {

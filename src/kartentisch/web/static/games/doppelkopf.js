@@ -3,6 +3,7 @@
 // declaration round, the Armut exchange and the announcement buttons above it;
 // beside it the score sheet with the Böcke, the last trick and the games so far.
 
+import { tableAnalysis } from "../analysis.js";
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h, styleSheet } from "../dom.js";
 import { explainDeal } from "../explain.js";
@@ -52,6 +53,11 @@ function wordName(word) {
 }
 
 /** A declaration or another spoken action in words: "solo queens ouvert" → "Queens solo, ouvert". */
+/** An action as the page names it (a hint's suggestion): a card or a call. */
+export function actionText(action) {
+  return CARD.test(action) ? cardLabel(action) : callText(action);
+}
+
 export function callText(call) {
   const [word, ...rest] = String(call).split(" ");
   if (word === "solo") return gameName(rest[0], rest.includes("ouvert"));
@@ -549,6 +555,7 @@ function summaryDialog(message, number, ctx) {
     h("div.modal-body", {},
       h("h2", {}, t("dk.game_over", { n: gameNumber(view, deal) })),
       summaryBody(view, table, deal),
+      tableAnalysis(ctx, message, deal.number),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
         buttons)));

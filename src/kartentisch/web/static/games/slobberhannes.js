@@ -3,6 +3,7 @@
 // With the cut (the Russian preset) the deck lies on the felt between deals
 // and the seat due to cut chooses where, above its (empty) hand.
 
+import { tableAnalysis } from "../analysis.js";
 import { backSVG, cardLabel, cardSVG } from "../cards.js";
 import { h } from "../dom.js";
 import { explainDeal } from "../explain.js";
@@ -211,6 +212,7 @@ function dealOverDialog(message, number, ctx) {
       // Every penalty with its trick or card, then each seat's sum (kartentisch.explain).
       explainDeal(deal.explain, [...Array(view.players).keys()].map((s) => nameOf(view, table, s))),
       scoreSheet(view, table),
+      tableAnalysis(ctx, message, deal.number),
       h("div.row", {},
         h("button", { onclick: review }, t("ui.review")),
         buttons)));
@@ -223,6 +225,12 @@ function resultBox(view, table) {
     h("h2", {}, t("ui.match_over")),
     view.result.losers.length ? h("p", {}, t("ui.losers", { names: names(view.result.losers) })) : null,
     h("p", {}, t("ui.winners", { names: names(view.result.winners) })));
+}
+
+/** An action as the page names it (a hint's suggestion): a card, or a cut. */
+export function actionText(action) {
+  const cut = /^cut (\d+)$/.exec(action);
+  return cut ? t("hint.cut", { n: Number(cut[1]) }) : cardLabel(action);
 }
 
 export function render(root, message, ctx) {
