@@ -562,15 +562,13 @@ def test_a_whole_game_of_bots_reaches_its_end(
         with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
             ann = Reader(ws)
             ann.hello(created["token"])
-            # Ann only turns her cards (automatically, by the clock) and never slaps.
-            end = time.monotonic() + 25
-            table = {"status": "playing"}
-            while table["status"] != "finished" and time.monotonic() < end:
-                time.sleep(0.1)
-                table = client.get(f"/api/tables/{created['id']}").json()["table"]
-            assert table["status"] == "finished", table
-            final = ann.state(lambda s: s["view"]["over"], timeout=5)
+            # Ann only turns her cards (automatically, by the clock) and never slaps. The
+            # test waits for the final state (the timeout only guards against a game
+            # that never ends), then finds the table finished.
+            final = ann.state(lambda s: s["view"]["over"], timeout=240)
             assert final["live"]["turn_due"] is None and final["view"]["legal"] == []
+            table = client.get(f"/api/tables/{created['id']}").json()["table"]
+            assert table["status"] == "finished", table
         record = client.get(f"/api/tables/{created['id']}/record").json()
     assert "hands" in record
     # Who made each action: Ann's cards were all turned by the clock, the rest are bots'.
@@ -581,9 +579,14 @@ def test_a_whole_game_of_bots_reaches_its_end(
     replayed = replay(record)
     assert replayed.is_over and list(replayed.winners) == final["view"]["winners"]
     if isinstance(replayed, IrishSnapGame):
-        # Ann never slaps: every match she must slap is settled by the server's time-out.
+        # Ann never slaps: every match she must slap is settled by the server's time-out,
+        # never by the last slap. (Who takes the pile then is the highest seat still
+        # missing: Ann alone when the bots slapped in time; on a loaded machine, where
+        # this test's clock runs 100 times faster than the server can keep up with, a
+        # bot may miss a match too and take the pile instead.)
         pickups = summarize_irish(replayed)["pickups"]
-        assert any(p["reason"] == "too_slow" and p["seat"] == 0 for p in pickups)
+        assert any(p["reason"] == "too_slow" for p in pickups)
+        assert not any(p["reason"] == "last_slap" for p in pickups)
     if isinstance(replayed, SlapjackGame):
         assert replayed.options == SlapjackOptions(players=3)
     else:
