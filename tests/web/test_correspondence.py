@@ -361,3 +361,22 @@ def test_the_deadline_outlives_a_restart(tmp_path: Path) -> None:
         shown = again.get(f"/api/tables/{table_id}").json()["table"]
         assert shown["status"] == "playing"
         assert shown["turn_deadline"] == due["deadline"] == (T0 + DAY) * 1000
+
+
+def test_a_person_sits_at_several_correspondence_tables_at_once(tmp_path: Path) -> None:
+    clock = Clock()
+    with two_people(tmp_path, clock) as (anna, bernd):
+        opened = [open_table(anna, bernd, move_hours=hours) for hours in (24, 72)]
+        for table_id, anna_token, _ in opened:
+            settled(anna, table_id, anna_token)
+        mine = turns(anna)["turns"]
+        with bernd.acting() as client:
+            his = turns(client)["turns"]
+        due = {turn["table"]: turn for turn in mine + his}
+        assert set(due) == {table_id for table_id, _, _ in opened}
+        hours = {table_id: h for (table_id, _, _), h in zip(opened, (24, 72), strict=True)}
+        for table_id, turn in due.items():
+            assert turn["deadline"] - turn["since"] == hours[table_id] * 3600 * 1000
+        # The list is the nearest deadline first.
+        for listed in (mine, his):
+            assert listed == sorted(listed, key=lambda turn: turn["deadline"])
