@@ -11,8 +11,6 @@ to the browser context).
 from __future__ import annotations
 
 import contextlib
-import email
-import email.policy
 import itertools
 import os
 import queue
@@ -27,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from web.servers import ServerProcess, free_port
+from web.servers import ServerProcess
+from web.smtp import Inbox, smtp_server
 
 from .conftest import ARTIFACTS, SIZES, WAIT_MS, PageErrors, open_page, shot
 from .pages import act, catalog, fill, play_one
 
 if TYPE_CHECKING:
-    from aiosmtpd.smtp import SMTP, Envelope, Session
     from playwright.sync_api import Browser, Page
 
 PASSWORD = "a good password"
@@ -89,20 +87,12 @@ OPTIONS = [
 ]
 
 
-class Mailbox:
-    """aiosmtpd's handler: every mail received goes into :attr:`mails`, parsed."""
+class Mailbox(Inbox):
+    """The inbox, with the mails for other moves kept aside while one is waited for."""
 
     def __init__(self) -> None:
-        self.mails: queue.Queue[EmailMessage] = queue.Queue()
+        super().__init__()
         self._seen: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        content = envelope.original_content or envelope.content
-        assert isinstance(content, bytes)
-        mail = email.message_from_bytes(content, policy=email.policy.default)
-        assert isinstance(mail, EmailMessage)
-        self.mails.put(mail)
-        return "250 OK"
 
     def wait_for(self, to: str, deadline_ms: int) -> EmailMessage:
         """The mail to ``to`` telling of the move due by ``deadline_ms``, waited for (mails
@@ -149,16 +139,9 @@ class Clock:
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[tuple[Mailbox, int]]:
-    from aiosmtpd.controller import Controller
-
     box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
+    with smtp_server(box) as (_, port):
         yield box, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture(scope="module")

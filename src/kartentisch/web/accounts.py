@@ -42,10 +42,9 @@ from kartentisch.accounts import (
     needs_rehash,
     verify_password,
 )
-from kartentisch.i18n import LANGUAGES
 from kartentisch.storage.accounts import Account, AccountStore, NameTaken
 from kartentisch.web.addresses import scope_key
-from kartentisch.web.i18n import negotiate, translate
+from kartentisch.web.i18n import request_language, translate
 from kartentisch.web.protocol import Limits
 from kartentisch.web.ratelimits import Rate, RateLimiter
 from kartentisch.web.seats import RateLimited, TableError, hash_token
@@ -83,11 +82,7 @@ _DUMMY_HASH: Final = hash_password("not a password of anyone")
 Scope = MutableMapping[str, Any]
 
 
-def _lang(request: HTTPConnection) -> str:
-    wanted = request.query_params.get("lang")
-    if wanted in LANGUAGES:
-        return wanted
-    return negotiate(request.headers.get("accept-language"))
+_lang = request_language
 
 
 def _secure(request: HTTPConnection) -> bool:

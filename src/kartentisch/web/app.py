@@ -74,7 +74,7 @@ from kartentisch.web.answers import AnswerCache
 from kartentisch.web.correspondence import TurnNotices, TurnRoutes
 from kartentisch.web.friends import FriendRoutes
 from kartentisch.web.guard import transport_end
-from kartentisch.web.i18n import catalog, negotiate, translate
+from kartentisch.web.i18n import catalog, negotiate, request_language, translate
 from kartentisch.web.lobby import parse_new_table, rules_refusal
 from kartentisch.web.lobbychat import LobbyChat
 from kartentisch.web.mail import Mailer, SmtpSettings
@@ -143,11 +143,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _lang(request: Request) -> str:
-    wanted = request.query_params.get("lang")
-    if wanted in LANGUAGES:
-        return wanted
-    return negotiate(request.headers.get("accept-language"))
+_lang = request_language
 
 
 def _error(request: Request, error: TableError) -> JSONResponse:

@@ -29,7 +29,7 @@ from kartentisch.i18n import LANGUAGES
 from kartentisch.storage.accounts import Account, AccountStore
 from kartentisch.storage.turns import MailSettings, TurnStore
 from kartentisch.web.accounts import read_object
-from kartentisch.web.i18n import negotiate, translate
+from kartentisch.web.i18n import request_language, translate
 from kartentisch.web.mail import Mailer
 from kartentisch.web.seats import TableError
 from kartentisch.web.tables import LiveTable
@@ -102,7 +102,7 @@ class TurnRoutes:
                 notify = body.get("notify", False)
                 if not isinstance(notify, bool):
                     raise TableError("bad_request", detail="notify: true or false")
-                lang = _lang(request)
+                lang = request_language(request)
                 await asyncio.to_thread(store.set_mail, account.id, email, notify=notify, lang=lang)
             settings = await asyncio.to_thread(store.mail_settings, account.id)
         except TableError as exc:
@@ -185,10 +185,3 @@ class TurnNotices:
         subject = translate(lang, "mail.turn_subject", **fields)
         body = translate(lang, "mail.turn_body", **fields)
         return subject, body
-
-
-def _lang(request: Request) -> str:
-    wanted = request.query_params.get("lang")
-    if wanted in LANGUAGES:
-        return wanted
-    return negotiate(request.headers.get("accept-language"))

@@ -15,6 +15,8 @@ CLI prints.
 
 from __future__ import annotations
 
+from starlette.requests import HTTPConnection
+
 from kartentisch.errors import IllegalActionError
 from kartentisch.i18n import (
     DEFAULT_LANGUAGE,
@@ -25,12 +27,28 @@ from kartentisch.i18n import (
     translate,
 )
 
-__all__ = ["DOMAIN", "LANGUAGES", "catalog", "negotiate", "refusal", "translate"]
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "catalog",
+    "negotiate",
+    "refusal",
+    "request_language",
+    "translate",
+]
 
 
 def refusal(error: IllegalActionError, lang: str) -> str:
     """Why an action was refused, in ``lang``: the engine's rule code rendered."""
     return describe_refusal(error, lang)
+
+
+def request_language(request: HTTPConnection) -> str:
+    """The language a request asks for: ``?lang=``, else its ``Accept-Language``."""
+    wanted = request.query_params.get("lang")
+    if wanted in LANGUAGES:
+        return str(wanted)
+    return negotiate(request.headers.get("accept-language"))
 
 
 def negotiate(accept_language: str | None, default: str = DEFAULT_LANGUAGE) -> str:

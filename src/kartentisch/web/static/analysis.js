@@ -4,17 +4,8 @@
 // hand known over the deal — where the line drops, the deal was lost.
 
 import { cardLabel } from "./cards.js";
-import { api, h } from "./dom.js";
+import { api, h, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-  for (const child of children) el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  return el;
-}
 
 /** The analysis of deal ``deal`` for ``seat``: of a table (``source.table``) or of a
  * record the page holds (``source.record``). */

@@ -148,3 +148,13 @@ export function saveSeat(tableId, seat, token) {
 export function forgetSeat(tableId) {
   localStorage.removeItem(`kt.seat.${tableId}`);
 }
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element (a chart's): ``svg("line", {x1: 0, …}, child, "text")``. */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  for (const child of children) el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return el;
+}

@@ -2,21 +2,12 @@
 // tables with links to their replays) and a leaderboard per rating pool.
 
 import { me } from "./account.js";
-import { api, h } from "./dom.js";
+import { api, h, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { turnsPanel } from "./turns.js";
 
 export const POOLS = ["slobberhannes", "doppelkopf-house", "doppelkopf-ddv", "slapjack", "irish-snap"];
 const COLOURS = { "slobberhannes": "#17553a", "doppelkopf-house": "#b5651d", "doppelkopf-ddv": "#7a3b8f", "slapjack": "#1f5fa8", "irish-snap": "#a32020" };
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-  for (const child of children) el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  return el;
-}
-
 let titles = null;
 
 /** The games' titles in the page's language (from ``GET /api/games``), fetched once. */
