@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 
@@ -10,11 +11,16 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel games need the 'openspiel' extra")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
+from kartentisch.games.doppelkopf import Call  # noqa: E402
 from kartentisch.games.slobberhannes import SlobberhannesDeal  # noqa: E402
-from kartentisch.interop.encoding import SLOBBERHANNES_CARDS, SlobberhannesTable  # noqa: E402
+from kartentisch.interop.encoding import (  # noqa: E402
+    SLOBBERHANNES_CARDS,
+    SlobberhannesTable,
+    doppelkopf_action_id,
+)
 from kartentisch.interop.openspiel import (  # noqa: E402
     DOPPELKOPF_GAME,
     SLOBBERHANNES_GAME,
@@ -175,3 +181,156 @@ def test_ismcts_plays_a_seat_from_an_engine_observation() -> None:
     )
     action = bot.step(state)
     assert SLOBBERHANNES_CARDS[action] in observation.legal_actions
+
+
+@pytest.mark.parametrize(
+    "name", [SLOBBERHANNES_GAME, DOPPELKOPF_GAME, f"{DOPPELKOPF_GAME}(preset=ddv,players=5)"]
+)
+def test_generate_playthrough(name: str) -> None:
+    text = generate_playthrough.playthrough(name, None, seed=7)
+    game = pyspiel.load_game(name)
+    assert "GameType.provides_information_state_tensor = True" in text
+    assert f"InformationStateTensorSize() = {game.information_state_tensor_size()}" in text
+    assert "PublicObservationString() = " in text and "PrivateObservationString(0) = " in text
+    assert "IsTerminal() = True" in text
+    if name != SLOBBERHANNES_GAME:
+        return  # (replaying a Doppelkopf record costs seconds)
+    # The record replays: the same actions give the same text.
+    actions = [int(line[8:]) for line in text.splitlines() if line.startswith("action: ")]
+    again = generate_playthrough.playthrough(name, actions)
+    assert again == text
+
+
+def _observers(game: object) -> dict[str, object]:
+    kinds = {
+        "public": (False, True, pyspiel.PrivateInfoType.NONE),
+        "private": (False, False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+        "all": (False, True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        "public_recall": (True, True, pyspiel.PrivateInfoType.NONE),
+        "private_recall": (True, False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+        "info": (True, True, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    }
+    return {
+        name: make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=recall, public_info=public, private_info=private
+            ),
+        )
+        for name, (recall, public, private) in kinds.items()
+    }
+
+
+@pytest.mark.parametrize(
+    "name", [SLOBBERHANNES_GAME, DOPPELKOPF_GAME, f"{DOPPELKOPF_GAME}(players=5)"]
+)
+def test_public_and_private_observers(name: str) -> None:
+    game = pyspiel.load_game(name)
+    obs = _observers(game)
+    n = game.num_players()
+    assert "hand" not in obs["public"].dict and "trick" in obs["public"].dict
+    assert set(obs["private"].dict) >= {"hand"} and "trick" not in obs["private"].dict
+    assert obs["all"].dict["hand"].shape == (n, *obs["private"].dict["hand"].shape)
+    assert "history" in obs["public_recall"].dict and "dealt" not in obs["public_recall"].dict
+    assert "dealt" in obs["private_recall"].dict and "history" not in obs["private_recall"].dict
+    for state in _random_states(game, 2, 11):
+        views = {}
+        for kind in ("public", "all", "public_recall"):
+            seen = []
+            for player in range(n):
+                obs[kind].set_from(state, player)
+                seen.append((obs[kind].tensor.copy(), obs[kind].string_from(state, player)))
+            # The same for every player: nothing of a player's own in it.
+            assert all(np.array_equal(t, seen[0][0]) and s == seen[0][1] for t, s in seen)
+            views[kind] = seen[0][0]
+        for player in range(n):
+            obs["private"].set_from(state, player)
+            hand = obs["private"].dict["hand"]
+            obs["all"].set_from(state, player)
+            assert np.array_equal(obs["all"].dict["hand"][player], hand)
+            if state._box is not None and not state.is_terminal():
+                own = game.layout.views(state.table.encode(player))
+                assert np.array_equal(hand, own["hand"])
+
+
+@pytest.mark.parametrize(
+    "name", [SLOBBERHANNES_GAME, DOPPELKOPF_GAME, f"{DOPPELKOPF_GAME}(preset=ddv)"]
+)
+def test_information_state_tensor_matches_the_string(name: str) -> None:
+    """The tensor has perfect recall: equal strings, equal tensors, and the converse."""
+    game = pyspiel.load_game(name)
+    assert game.get_type().provides_information_state_tensor
+    size = game.information_state_tensor_size()
+    high = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    for state in _random_states(game, 3, 12):
+        for player in range(game.num_players()):
+            tensor = np.asarray(state.information_state_tensor(player), dtype=np.float32)
+            assert tensor.shape == (size,) and (tensor >= 0).all()
+            high.set_from(state, player)
+            assert np.array_equal(high.tensor, tensor)
+            key = tensor.tobytes()
+            text = state.information_state_string(player)
+            assert by_string.setdefault(text, key) == key
+            assert by_tensor.setdefault(key, text) == text
+    assert len(by_string) > 100
+
+
+def test_resampled_states_keep_the_information_state_tensor() -> None:
+    game = pyspiel.load_game(SLOBBERHANNES_GAME)
+    sampler = random.Random(3).random
+    for state in _random_states(game, 1, 13)[:-1:3]:
+        player = state.current_player()
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_tensor(player) == state.information_state_tensor(player)
+
+
+@pytest.mark.parametrize(
+    ("name", "bound"),
+    [
+        (SLOBBERHANNES_GAME, (-4, 0)),
+        (f"{SLOBBERHANNES_GAME}(preset=russian)", (-3, 0)),
+        (f'{SLOBBERHANNES_GAME}(options={{"revokes":"penalty"}})', (-11, 0)),
+        (DOPPELKOPF_GAME, (-194560, 194560)),
+        (f"{DOPPELKOPF_GAME}(preset=ddv)", (-87, 87)),
+        (f'{DOPPELKOPF_GAME}(options={{"announcement_value":"add"}})', (-2040, 2040)),
+    ],
+)
+def test_utility_bounds_from_the_rules(name: str, bound: tuple[int, int]) -> None:
+    game = pyspiel.load_game(name)
+    assert (game.min_utility(), game.max_utility()) == bound
+
+
+def _announcing_deal(game: object, seed: int) -> TrickGameState:
+    """Every seat passes its declarations and says the highest word it may (schwarz)."""
+    words = [
+        doppelkopf_action_id(Call(w)) for w in ("schwarz", "no30", "no60", "no90", "re", "kontra")
+    ]
+    passing = doppelkopf_action_id(Call("pass"))
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        said = next((a for a in [passing, *words] if a in legal), None)
+        state.apply_action(said if said is not None else rng.choice(legal))
+    return state
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"table_mode": True}, {"announcement_value": "add"}, {"preset": "ddv"}]
+)
+def test_doppelkopf_returns_stay_within_the_bounds(options: dict[str, object]) -> None:
+    """Deals where everybody announces: returns far above random play's, within bounds."""
+    game = pyspiel.load_game(DOPPELKOPF_GAME, {"options": json.dumps(options)})
+    highest = 0.0
+    for seed in range(60):
+        returns = _announcing_deal(game, seed).returns()
+        assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+        highest = max(highest, *map(abs, returns))
+    if not options:
+        assert highest > 4000  # the old "largest seen" is no bound: ten words double ×1024
+    assert highest >= game.max_utility() / 6  # and the bound is not far off

@@ -42,13 +42,19 @@ import json
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as exc:  # pragma: no cover - the extras install numpy
+    raise ImportError(
+        "kartentisch.interop needs numpy: pip install 'kartentisch[rl]' "
+        "(or 'kartentisch[openspiel]')"
+    ) from exc
 
 from kartentisch.cards import Card, doppelkopf_deck, piquet_deck
 from kartentisch.errors import IllegalActionError
@@ -86,8 +92,10 @@ __all__ = [
     "doppelkopf_layout",
     "encode_doppelkopf",
     "encode_slobberhannes",
+    "encode_view",
     "slobberhannes_action_name",
     "slobberhannes_layout",
+    "view_layout",
 ]
 
 FloatArray = npt.NDArray[np.float32]
@@ -160,12 +168,21 @@ def doppelkopf_action_id(action: Card | Call) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A named piece of an observation vector: its shape, upper bound and meaning."""
+    """A named piece of an observation vector: its shape, upper bound and meaning.
+
+    ``seats``: the first axis is one row per seat, relative to the observing seat
+    (row 0 the seat itself). ``private``: what the block holds may depend on the
+    observing seat's own cards (its hand, its party, a silent solo or Schweinchen
+    only it knows of); every other block is the same for all seats once its seat
+    rows are put in absolute order (public information).
+    """
 
     name: str
     shape: tuple[int, ...]
     high: float
     doc: str
+    seats: bool = False
+    private: bool = False
 
     @property
     def size(self) -> int:
@@ -227,13 +244,21 @@ def slobberhannes_layout(players: int, hand_size: int) -> Layout:
     cards = SLOBBERHANNES_ACTIONS
     return Layout(
         [
-            Block("hand", (cards,), 1, "own cards, by card id"),
-            Block("trick", (n, cards), 1, "the current trick: row r, the card seat r played"),
-            Block("played", (n, cards), 1, "cards seat r played in completed tricks"),
-            Block("leader", (n,), 1, "the seat that led the current trick"),
-            Block("to_move", (n,), 1, "the seat to move (all 0 once the deal is over)"),
-            Block("dealer", (n,), 1, "the dealer"),
-            Block("penalties", (n,), 4 + hand_size, "penalty chips each seat paid so far"),
+            Block("hand", (cards,), 1, "own cards, by card id", private=True),
+            Block(
+                "trick",
+                (n, cards),
+                1,
+                "the current trick: row r, the card seat r played",
+                seats=True,
+            ),
+            Block("played", (n, cards), 1, "cards seat r played in completed tricks", seats=True),
+            Block("leader", (n,), 1, "the seat that led the current trick", seats=True),
+            Block("to_move", (n,), 1, "the seat to move (all 0 once the deal is over)", seats=True),
+            Block("dealer", (n,), 1, "the dealer", seats=True),
+            Block(
+                "penalties", (n,), 4 + hand_size, "penalty chips each seat paid so far", seats=True
+            ),
             Block("tricks_done", (hand_size + 1,), 1, "one-hot: tricks completed (0 … all)"),
         ]
     )
@@ -251,39 +276,148 @@ def doppelkopf_layout(players: int, hand_size: int) -> Layout:
     words = len(DOPPELKOPF_WORDS)
     return Layout(
         [
-            Block("hand", (cards,), 2, "own cards: copies held of each card id"),
-            Block("trick", (n, cards), 1, "the current trick: row r, the card seat r played"),
-            Block("played", (n, cards), 2, "cards seat r played in completed tricks"),
-            Block("leader", (n,), 1, "the seat that leads (led) the current trick"),
-            Block("to_move", (n,), 1, "the seat to move (all 0 once the deal is over)"),
-            Block("dealer", (n,), 1, "the dealer"),
+            Block("hand", (cards,), 2, "own cards: copies held of each card id", private=True),
+            Block(
+                "trick",
+                (n, cards),
+                1,
+                "the current trick: row r, the card seat r played",
+                seats=True,
+            ),
+            Block("played", (n, cards), 2, "cards seat r played in completed tricks", seats=True),
+            Block("leader", (n,), 1, "the seat that leads (led) the current trick", seats=True),
+            Block("to_move", (n,), 1, "the seat to move (all 0 once the deal is over)", seats=True),
+            Block("dealer", (n,), 1, "the dealer", seats=True),
             Block("phase", (len(_PHASES),), 1, "one-hot: " + ", ".join(_PHASES)),
             Block("round", (len(_ROUNDS),), 1, "declaration round: " + ", ".join(_ROUNDS)),
-            Block("said", (n, words), 1, "words each seat said (declarations, announcements)"),
+            Block(
+                "said",
+                (n, words),
+                1,
+                "words each seat said (declarations, announcements)",
+                seats=True,
+            ),
             Block(
                 "game_type",
                 (len(_GAME_TYPES),),
                 1,
                 "as the seat knows it: " + ", ".join(_GAME_TYPES),
+                private=True,
             ),
-            Block("soloist", (n,), 1, "the soloist of a declared solo"),
+            Block("soloist", (n,), 1, "the soloist of a declared solo", seats=True, private=True),
             Block("open_hand", (cards,), 2, "the ouvert soloist's open hand"),
-            Block("hochzeit", (n,), 1, "the seat with the Hochzeit"),
-            Block("hochzeit_partner", (n,), 1, "the Hochzeit's partner, once found"),
-            Block("armut", (n,), 1, "the poor seat of an Armut"),
-            Block("armut_partner", (n,), 1, "the Armut's partner"),
-            Block("armut_given", (cards,), 2, "Armut cards given (seen by the two only)"),
-            Block("armut_returned", (cards,), 2, "Armut cards returned (seen by the two only)"),
+            Block("hochzeit", (n,), 1, "the seat with the Hochzeit", seats=True),
+            Block("hochzeit_partner", (n,), 1, "the Hochzeit's partner, once found", seats=True),
+            Block("armut", (n,), 1, "the poor seat of an Armut", seats=True),
+            Block("armut_partner", (n,), 1, "the Armut's partner", seats=True),
+            Block(
+                "armut_given", (cards,), 2, "Armut cards given (seen by the two only)", private=True
+            ),
+            Block(
+                "armut_returned",
+                (cards,),
+                2,
+                "Armut cards returned (seen by the two only)",
+                private=True,
+            ),
             Block("armut_trumps", (2,), 12, "trumps the poor seat held; trumps returned"),
-            Block("scharfe", (n, 2), 1, "seat r plays scharfe Herz-Asse / -Könige"),
-            Block("trumps", (cards,), 1, "the card ids that are trumps, as the seat knows"),
-            Block("party", (2,), 1, "own party: Re, Kontra (both 0: not known yet)"),
-            Block("revealed", (n, 2), 1, "the party seat r has shown: Re, Kontra"),
-            Block("augen", (n,), 240, "Augen seat r has taken in tricks"),
+            Block("scharfe", (n, 2), 1, "seat r plays scharfe Herz-Asse / -Könige", seats=True),
+            Block(
+                "trumps",
+                (cards,),
+                1,
+                "the card ids that are trumps, as the seat knows",
+                private=True,
+            ),
+            Block("party", (2,), 1, "own party: Re, Kontra (both 0: not known yet)", private=True),
+            Block("revealed", (n, 2), 1, "the party seat r has shown: Re, Kontra", seats=True),
+            Block("augen", (n,), 240, "Augen seat r has taken in tricks", seats=True),
             Block("tricks_done", (hand_size + 1,), 1, "one-hot: tricks completed (0 … all)"),
-            Block("selection", (cards,), 2, "cards picked so far for an Armut exchange"),
+            Block(
+                "selection", (cards,), 2, "cards picked so far for an Armut exchange", private=True
+            ),
         ]
     )
+
+
+# -- views: public, private, every seat ----------------------------------------------------
+
+#: Whose private information a view holds: nobody's, the observing seat's, every seat's.
+PrivateInfo = Literal["none", "single", "all"]
+#: Whose knowledge of the actions: a seat, the public, or every seat together.
+Viewer = int | Literal["public", "all"]
+
+
+@cache
+def view_layout(layout: Layout, players: int, *, public: bool, private: PrivateInfo) -> Layout:
+    """The blocks of ``layout`` a view keeps, in order.
+
+    ``public``: the blocks that are not private; ``private``: the private blocks
+    of the observing seat (``single``, as they are), of every seat (``all``: each
+    block with a leading row per seat, seat order absolute) or none. With
+    ``private`` other than ``single`` the view belongs to no seat, and every seat
+    row is absolute (row r is seat r).
+
+    >>> hands = view_layout(slobberhannes_layout(4, 8), 4, public=False, private="all")
+    >>> [(b.name, b.shape) for b in hands.blocks]
+    [('hand', (4, 32))]
+    """
+    blocks: list[Block] = []
+    for b in layout.blocks:
+        if b.private:
+            if private == "single":
+                blocks.append(b)
+            elif private == "all":
+                doc = f"row s: seat s's {b.name} ({b.doc})"
+                blocks.append(
+                    Block(b.name, (players, *b.shape), b.high, doc, seats=True, private=True)
+                )
+        elif public:
+            blocks.append(b)
+    return Layout(blocks)
+
+
+def _absolute(block: Block, values: FloatArray, seat: int) -> FloatArray:
+    """A block of ``seat``'s vector with its seat rows in absolute order."""
+    return np.roll(values, seat, axis=0) if block.seats else values
+
+
+def encode_view(
+    layout: Layout,
+    encode: Callable[[int], FloatArray],
+    players: int,
+    seat: int,
+    out: Mapping[str, FloatArray],
+    *,
+    private: PrivateInfo,
+) -> None:
+    """Write a view (the blocks of :func:`view_layout`) into ``out``, its named views.
+
+    ``encode(s)`` is seat ``s``'s observation vector (``layout``). With ``private``
+    ``single`` the blocks are ``seat``'s own; else the public blocks are taken
+    from seat 0's vector (they are the same from every seat) and the private ones
+    from every seat's, rows made absolute.
+    """
+    if private == "single":
+        own = layout.views(encode(seat))
+        for name, target in out.items():
+            target[...] = own[name]
+        return
+    seats: dict[int, dict[str, FloatArray]] = {}
+
+    def views(s: int) -> dict[str, FloatArray]:
+        if s not in seats:
+            seats[s] = layout.views(encode(s))
+        return seats[s]
+
+    for b in layout.blocks:
+        if b.name not in out:
+            continue
+        if b.private:
+            for s in range(players):
+                out[b.name][s] = _absolute(b, views(s)[b.name], s)
+        else:
+            out[b.name][...] = views(0)[b.name]
 
 
 # -- encoders --------------------------------------------------------------------------
@@ -449,6 +583,27 @@ class Table(ABC):
 
     @abstractmethod
     def copy(self) -> Table: ...
+
+    def view(
+        self, seat: int = 0, *, public: bool = True, private: PrivateInfo = "all"
+    ) -> FloatArray:
+        """A view of the deal (:func:`view_layout`): by default the whole deal, every
+        hand and the public blocks, seat rows absolute (PettingZoo's ``state()``)."""
+        layout = view_layout(self.layout, self.num_seats, public=public, private=private)
+        out = layout.zeros()
+        encode_view(
+            self.layout, self.encode, self.num_seats, seat, layout.views(out), private=private
+        )
+        return out
+
+    def known_actions(self, viewer: Viewer) -> list[int | None]:
+        """The id of every action in :attr:`history` as ``viewer`` knows it (None: hidden).
+
+        Every action is public but a seat's Armut picks (Doppelkopf): the picking
+        seat knows them, the receiving seat once the exchange is made, ``"all"``
+        always, the public never.
+        """
+        return [a for _, a in self.history]
 
     def mask(self) -> MaskArray:
         """The action mask of the seat to move: 1 for each legal id."""
@@ -693,6 +848,26 @@ class DoppelkopfTable(Table):
         text = super().describe(seat)
         picks = self.own_selection(seat)
         return text + (" selection:" + " ".join(map(str, picks)) if picks else "")
+
+    def known_actions(self, viewer: Viewer) -> list[int | None]:
+        made: set[int] = set()  # picks of exchanges that were made
+        pending: list[int] = []
+        for index in sorted(self.hidden):
+            pending.append(index)
+            if self.hidden[index][1]:  # the pick that passed the cards
+                made.update(pending)
+                pending = []
+        out: list[int | None] = []
+        for index, (seat, action) in enumerate(self.history):
+            hidden = self.hidden.get(index)
+            known = (
+                hidden is None
+                or viewer == "all"
+                or viewer == seat
+                or (viewer == hidden[0] and index in made)
+            )
+            out.append(action if known else None)
+        return out
 
     def history_text(self, viewer: int) -> str:
         tokens = []

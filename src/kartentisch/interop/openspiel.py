@@ -49,25 +49,36 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import pyspiel
+try:
+    import pyspiel
+except ModuleNotFoundError as exc:
+    raise ImportError(
+        "kartentisch.interop.openspiel needs OpenSpiel: pip install 'kartentisch[openspiel]'"
+    ) from exc
 
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import DoppelkopfDeal, DoppelkopfOptions
 from kartentisch.games.slobberhannes import SlobberhannesDeal, SlobberhannesOptions
+from kartentisch.interop.bounds import doppelkopf_bounds, slobberhannes_bounds
 from kartentisch.interop.encoding import (
     DOPPELKOPF_ACTIONS,
     DOPPELKOPF_CARDS,
     SLOBBERHANNES_ACTIONS,
     SLOBBERHANNES_CARDS,
+    Block,
     DoppelkopfTable,
     FloatArray,
     Layout,
+    PrivateInfo,
     SlobberhannesTable,
     Table,
+    Viewer,
     doppelkopf_action_name,
     doppelkopf_layout,
+    encode_view,
     slobberhannes_action_name,
     slobberhannes_layout,
+    view_layout,
 )
 from kartentisch.search.determinize import InfoSet
 
@@ -76,16 +87,13 @@ __all__ = [
     "SLOBBERHANNES_GAME",
     "TrickGame",
     "TrickGameState",
+    "TrickObserver",
     "state_from_observation",
 ]
 
 SLOBBERHANNES_GAME: Final = "python_kartentisch_slobberhannes"
 DOPPELKOPF_GAME: Final = "python_kartentisch_doppelkopf"
 
-#: House-rule Doppelkopf: a lost ouvert solo with every announcement (×2 × 2¹⁰).
-_HOUSE_BOUND: Final = 1000 * 2 * 2**10
-#: DDV Doppelkopf: well above any game value (×3 for the soloist, ×2 an ouvert Nullsolo).
-_DDV_BOUND: Final = 512
 #: Decisions besides the cards: declarations, the Armut (up to three answers and
 #: 2 × 5 picks: five when the Füchse do not count), and each playing seat's
 #: announcements (each word at most once).
@@ -116,6 +124,10 @@ class _Spec:
     def card(self, action: int) -> Card:
         cards = SLOBBERHANNES_CARDS if self.game == "slobberhannes" else DOPPELKOPF_CARDS
         return cards[action]
+
+    def card_id(self, card: Card) -> int:
+        cards = SLOBBERHANNES_CARDS if self.game == "slobberhannes" else DOPPELKOPF_CARDS
+        return cards.index(card)
 
 
 class _TableBox:
@@ -178,7 +190,7 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]
         spec: _Spec,
         layout: Layout,
         num_actions: int,
-        utility: tuple[float, float],
+        utility: tuple[int, int],
         max_game_length: int,
     ) -> None:
         self.spec = spec
@@ -189,8 +201,8 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]
             if spec.game == "slobberhannes"
             else len(DOPPELKOPF_CARDS),
             num_players=_table_size(spec),
-            min_utility=utility[0],
-            max_utility=utility[1],
+            min_utility=float(utility[0]),
+            max_utility=float(utility[1]),
             utility_sum=None,
             max_game_length=max_game_length,
         )
@@ -204,7 +216,45 @@ class TrickGame(pyspiel.Game):  # type: ignore[misc]
     ) -> TrickObserver:
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        return TrickObserver(self.layout, iig_obs_type, params)
+        return TrickObserver(self, iig_obs_type, params)
+
+    def recall_blocks(self, *, public: bool, private: PrivateInfo) -> list[Block]:
+        """The blocks a perfect-recall view adds to the observation's (docs/ecosystem.md)."""
+        spec = self.spec
+        n = _table_size(spec)
+        cards = len(SLOBBERHANNES_CARDS) if spec.game == "slobberhannes" else len(DOPPELKOPF_CARDS)
+        copies = 1 if spec.game == "slobberhannes" else 2
+        moves = int(self.max_game_length())
+        actions = int(self.num_distinct_actions())
+        blocks: list[Block] = []
+        if private == "single":
+            blocks.append(Block("dealt", (cards,), copies, "own cards as dealt", private=True))
+        elif private == "all":
+            doc = "row s: the cards dealt to seat s"
+            blocks.append(Block("dealt", (n, cards), copies, doc, seats=True, private=True))
+        if public:
+            deck = len(spec.deck)
+            blocks.append(Block("dealt_count", (1,), deck, "cards dealt so far (0 … the deck)"))
+            blocks.append(
+                Block(
+                    "history",
+                    (moves, n + actions),
+                    1,
+                    "row k: the k-th action, the seat that took it (first n columns) "
+                    "and its id unless hidden (an Armut pick)",
+                )
+            )
+        if private != "none" and spec.game == "doppelkopf":
+            blocks.append(
+                Block(
+                    "hidden",
+                    (moves, cards),
+                    1,
+                    "row k: the card id of the k-th action if an Armut pick the seat knows",
+                    private=True,
+                )
+            )
+        return blocks
 
 
 def _table_size(spec: _Spec) -> int:
@@ -302,6 +352,41 @@ class TrickGameState(pyspiel.State):  # type: ignore[misc]
         if self._box is None:
             return f"p{player} dealt {len(self._dealt)}: {hand}"
         return f"p{player} hand: {hand}; {self._box.table.history_text(player)}"
+
+    def public_text(self, recall: bool) -> str:
+        """What every seat sees, as text (the public observer's string)."""
+        spec = self._spec
+        head = f"dealer {spec.dealer}; dealt {len(self._dealt)}"
+        if self._box is None:
+            return head
+        table = self._box.table
+        if recall:
+            return f"{head}; {table.history_text(-1)}"
+        data = table.observation(0).to_dict()
+        for key in (*_PRIVATE_KEYS[spec.game], "options"):
+            data.pop(key, None)
+        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+    def private_text(self, player: int, recall: bool) -> str:
+        """What only ``player`` knows, as text (the private observer's string)."""
+        hand = " ".join(str(c) for c in self.own_dealt(player))
+        if self._box is None:
+            return f"p{player} dealt: {hand}"
+        table = self._box.table
+        if recall:
+            seen = table.known_actions("public")
+            known = table.known_actions(player)
+            picks = [
+                f"{k}:{table.action_name(a)}"
+                for k, (s, a) in enumerate(zip(seen, known, strict=True))
+                if s is None and a is not None
+            ]
+            return f"p{player} dealt: {hand}" + (f"; picks {' '.join(picks)}" if picks else "")
+        observation = table.observation(player).to_dict()
+        data = {k: v for k, v in observation.items() if k in _PRIVATE_KEYS[self._spec.game]}
+        if isinstance(table, DoppelkopfTable):
+            data["selection"] = [str(c) for c in table.own_selection(player)]
+        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
     def observation_text(self, player: int) -> str:
         if self._box is None:
@@ -426,34 +511,115 @@ def _sample_current(spec: _Spec, obs: Any, rng: random.Random) -> dict[int, list
     return info.sample_hands(rng)
 
 
-class TrickObserver:
-    """OpenSpiel's Python observer: the seat's observation tensor, or its strings."""
+_PRIVATE_INFO: Final[Mapping[Any, PrivateInfo]] = {
+    pyspiel.PrivateInfoType.NONE: "none",
+    pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
+    pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
+}
+#: The keys of an engine observation that hold the observing seat's own knowledge.
+_PRIVATE_KEYS: Final[Mapping[str, frozenset[str]]] = {
+    "slobberhannes": frozenset({"seat", "hand", "legal_actions"}),
+    "doppelkopf": frozenset(
+        {
+            "seat",
+            "hand",
+            "legal_actions",
+            "party",
+            "game_type",
+            "soloist",
+            "trumps",
+            "armut_cards",
+            "armut_returned",
+            "pigs",
+        }
+    ),
+}
 
-    def __init__(self, layout: Layout, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
+
+class TrickObserver:
+    """OpenSpiel's Python observer for every :class:`pyspiel.IIGObservationType`.
+
+    ``public_info``: the public blocks of the layout (and, with perfect recall,
+    the count of cards dealt and every action as the table saw it);
+    ``private_info``: ``SINGLE_PLAYER`` the seat's own private blocks (and its
+    dealt hand), ``ALL_PLAYERS`` every seat's, ``NONE`` none. The seat's rows are
+    relative to the observing seat with ``SINGLE_PLAYER``, absolute otherwise (the
+    view is then the same for every player). ``perfect_recall`` adds the blocks of
+    :meth:`TrickGame.recall_blocks`. See docs/ecosystem.md, *Observers*.
+    """
+
+    def __init__(
+        self, game: TrickGame, iig_obs_type: Any, params: Mapping[str, Any] | None
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
-        if not iig_obs_type.public_info or (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("only the seat's own view (public and its private information)")
+        self.game = game
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor: FloatArray | None
-        self.dict: dict[str, FloatArray]
+        self.public = bool(iig_obs_type.public_info)
+        self.private: PrivateInfo = _PRIVATE_INFO[iig_obs_type.private_info]
+        n = _table_size(game.spec)
+        self.base = view_layout(game.layout, n, public=self.public, private=self.private)
+        blocks = list(self.base.blocks)
         if self.perfect_recall:
-            self.tensor = None
-            self.dict = {}
-        else:
-            self.tensor = layout.zeros()
-            self.dict = layout.views(self.tensor)
+            blocks += game.recall_blocks(public=self.public, private=self.private)
+        self.layout = Layout(blocks)
+        self.tensor: FloatArray | None = self.layout.zeros() if self.layout.size else None
+        self.dict: dict[str, FloatArray] = (
+            self.layout.views(self.tensor) if self.tensor is not None else {}
+        )
 
     def set_from(self, state: TrickGameState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.encode(player)
+        if self.tensor is None:
+            return
+        self.tensor.fill(0)
+        views = self.dict
+        spec = state._spec
+        n = _table_size(spec)
+        base = {b.name: views[b.name] for b in self.base.blocks}
+        encode_view(state.get_game().layout, state.encode, n, player, base, private=self.private)
+        if not self.perfect_recall:
+            return
+        single = self.private == "single"
+        if "dealt" in views:
+            for seat in range(n) if not single else (player,):
+                row = views["dealt"] if single else views["dealt"][seat]
+                for card in state.own_dealt(seat):
+                    row[spec.card_id(card)] += 1
+        if "dealt_count" in views:
+            views["dealt_count"][0] = len(state._dealt)
+        if state._box is None:
+            return
+        table = state._box.table
+        if "history" in views:
+            history = views["history"]
+            public = table.known_actions("public")
+            for k, ((seat, _), action) in enumerate(zip(table.history, public, strict=True)):
+                history[k, (seat - player) % n if single else seat] = 1
+                if action is not None:
+                    history[k, n + action] = 1
+        if "hidden" in views:
+            hidden = views["hidden"]
+            viewer: Viewer = player if single else "all"
+            public = table.known_actions("public")
+            known = table.known_actions(viewer)
+            for k, (seen, action) in enumerate(zip(public, known, strict=True)):
+                if seen is None and action is not None:
+                    hidden[k, action] = 1
 
     def string_from(self, state: TrickGameState, player: int) -> str:
-        if self.perfect_recall:
-            return state.information_string(player)
-        return state.observation_text(player)
+        if self.public and self.private == "single":
+            if self.perfect_recall:
+                return state.information_string(player)
+            return state.observation_text(player)
+        parts: list[str] = []
+        if self.public:
+            parts.append(state.public_text(self.perfect_recall))
+        if self.private == "single":
+            parts.append(state.private_text(player, self.perfect_recall))
+        elif self.private == "all":
+            n = _table_size(state._spec)
+            parts.extend(state.private_text(seat, self.perfect_recall) for seat in range(n))
+        return " | ".join(parts)
 
 
 # -- the two games ---------------------------------------------------------------------
@@ -484,7 +650,7 @@ def _game_type(short_name: str, long_name: str, players: tuple[int, int], params
         max_num_players=players[1],
         min_num_players=players[0],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -529,7 +695,7 @@ class SlobberhannesGame(TrickGame):
             spec,
             slobberhannes_layout(n, options.hand_size),
             SLOBBERHANNES_ACTIONS,
-            (-(4.0 + options.hand_size), 0.0),
+            slobberhannes_bounds(options),
             len(options.deck()),
         )
 
@@ -551,14 +717,13 @@ class DoppelkopfGame(TrickGame):
             options.hand_size,
             tuple(sorted(DOPPELKOPF_CARDS.index(c) for c in options.deck())),
         )
-        bound = _DDV_BOUND if options.scoring == "ddv" else _HOUSE_BOUND
         super().__init__(
             DOPPELKOPF_TYPE,
             params,
             spec,
             doppelkopf_layout(n, options.hand_size),
             DOPPELKOPF_ACTIONS,
-            (-float(bound), float(bound)),
+            doppelkopf_bounds(options),
             _DOPPELKOPF_EXTRA_MOVES + 4 * options.hand_size,
         )
 

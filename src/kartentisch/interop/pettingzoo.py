@@ -21,8 +21,11 @@ The episode ends (every agent terminates) when the deal is over.
 ``reset(seed=s)`` makes the deal (and the dealer, unless fixed) reproducible;
 later resets without a seed continue the same seeded sequence of deals.
 ``reset(options={"dealer": d})`` fixes the dealer of that deal; other keys
-are ignored. An illegal action raises
-:class:`~kartentisch.errors.IllegalActionError` (a :class:`ValueError`).
+are ignored. In the bare environments (:func:`raw_env`) an illegal action
+raises :class:`~kartentisch.errors.IllegalActionError` (a :class:`ValueError`);
+the wrapped ones (:func:`env`, :func:`slobberhannes_env`, :func:`doppelkopf_env`)
+end the episode instead, as PettingZoo's classic games do. ``state()`` is the
+whole deal as one vector; :func:`parallel_env` is the ParallelEnv form.
 """
 
 from __future__ import annotations
@@ -32,13 +35,20 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import turn_based_aec_to_parallel, wrappers
+except ModuleNotFoundError as exc:
+    raise ImportError(
+        "kartentisch.interop.pettingzoo needs PettingZoo, Gymnasium and numpy: "
+        "pip install 'kartentisch[rl]'"
+    ) from exc
 
 from kartentisch.games.doppelkopf import DoppelkopfOptions
 from kartentisch.games.slobberhannes import SlobberhannesOptions
+from kartentisch.interop.bounds import doppelkopf_bounds, slobberhannes_bounds
 from kartentisch.interop.encoding import (
     DOPPELKOPF_ACTIONS,
     SLOBBERHANNES_ACTIONS,
@@ -48,9 +58,20 @@ from kartentisch.interop.encoding import (
     Table,
     doppelkopf_layout,
     slobberhannes_layout,
+    view_layout,
 )
 
-__all__ = ["DoppelkopfEnv", "SlobberhannesEnv", "doppelkopf_env", "slobberhannes_env"]
+__all__ = [
+    "GAMES",
+    "DoppelkopfEnv",
+    "SlobberhannesEnv",
+    "TrickGameEnv",
+    "doppelkopf_env",
+    "env",
+    "parallel_env",
+    "raw_env",
+    "slobberhannes_env",
+]
 
 Observation = dict[str, Any]
 
@@ -58,7 +79,12 @@ Observation = dict[str, Any]
 class TrickGameEnv(AECEnv):  # type: ignore[misc]
     """The AEC environment shared by both games (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+    #: The lowest score of a deal (the reward :func:`env` gives for an illegal action).
+    lowest_score: float = 0.0
 
     def __init__(
         self,
@@ -92,6 +118,8 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        state = view_layout(layout, num_seats, public=True, private="all")
+        self.state_space = spaces.Box(0.0, state.high(), shape=(state.size,), dtype=np.float32)
         self._rng = random.Random()
         self._table: Table | None = None
         self._scores: tuple[float, ...] = (0.0,) * num_seats
@@ -168,10 +196,21 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
 
+    def state(self) -> Any:
+        """The whole deal as one vector (every hand; :attr:`state_space`): the public
+        blocks of the layout, seat rows absolute, then each private block for every
+        seat (``Table.view``), for centralised critics."""
+        return self.table.view()
+
     def render(self) -> str | None:
+        """``ansi``: the deal as text; ``human``: the same printed to the terminal."""
         if self.render_mode is None:
             return None
-        return self._render_text()
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     @abstractmethod
     def _render_text(self) -> str: ...
@@ -198,6 +237,7 @@ class SlobberhannesEnv(TrickGameEnv):
         if not isinstance(options, SlobberhannesOptions):
             options = SlobberhannesOptions.from_dict(options)
         self.options = options
+        self.lowest_score = float(slobberhannes_bounds(options)[0])
         layout = slobberhannes_layout(options.players, options.hand_size)
         super().__init__(
             options.players,
@@ -236,6 +276,7 @@ class DoppelkopfEnv(TrickGameEnv):
         if not isinstance(options, DoppelkopfOptions):
             options = DoppelkopfOptions.from_dict(options)
         self.options = options
+        self.lowest_score = float(doppelkopf_bounds(options)[0])
         layout = doppelkopf_layout(options.players, options.hand_size)
         super().__init__(
             options.players,
@@ -256,9 +297,62 @@ class DoppelkopfEnv(TrickGameEnv):
         return "\n".join(render(table.deal))
 
 
+#: The environments by game name (:func:`raw_env`'s ``game``).
+GAMES: dict[str, type[SlobberhannesEnv] | type[DoppelkopfEnv]] = {
+    "slobberhannes": SlobberhannesEnv,
+    "doppelkopf": DoppelkopfEnv,
+}
+
+
 def _wrap(env: TrickGameEnv) -> Any:
-    """The usual PettingZoo wrappers: action bounds checked, call order enforced."""
+    """PettingZoo's wrappers for classic games: an illegal action ends the deal, the
+    actor scoring the game's lowest score; action bounds checked; call order enforced."""
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=env.lowest_score)
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def raw_env(
+    game: str = "slobberhannes",
+    options: Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    render_mode: str | None = None,
+) -> TrickGameEnv:
+    """The bare environment of ``game`` (``slobberhannes`` or ``doppelkopf``).
+
+    An illegal action raises :class:`~kartentisch.errors.IllegalActionError`.
+    """
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {sorted(GAMES)}, not {game!r}")
+    return GAMES[game](options, dealer=dealer, render_mode=render_mode)
+
+
+def env(
+    game: str = "slobberhannes",
+    options: Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """:func:`raw_env` wrapped as PettingZoo's classic games are.
+
+    TerminateIllegalWrapper (an illegal action ends the episode: its agent gets
+    the game's lowest score as reward, the others 0), AssertOutOfBoundsWrapper,
+    OrderEnforcingWrapper.
+    """
+    return _wrap(raw_env(game, options, dealer=dealer, render_mode=render_mode))
+
+
+def parallel_env(
+    game: str = "slobberhannes",
+    options: Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    render_mode: str | None = None,
+) -> Any:
+    """:func:`env` as a PettingZoo ParallelEnv (``turn_based_aec_to_parallel``): each
+    step takes the action of the agent to move from the actions given."""
+    return turn_based_aec_to_parallel(env(game, options, dealer=dealer, render_mode=render_mode))
 
 
 def slobberhannes_env(
@@ -267,7 +361,7 @@ def slobberhannes_env(
     dealer: int | None = None,
     render_mode: str | None = None,
 ) -> Any:
-    """A wrapped :class:`SlobberhannesEnv` (what PettingZoo's ``env()`` returns)."""
+    """A wrapped :class:`SlobberhannesEnv` (as :func:`env` wraps it)."""
     return _wrap(SlobberhannesEnv(options, dealer=dealer, render_mode=render_mode))
 
 
@@ -277,5 +371,5 @@ def doppelkopf_env(
     dealer: int | None = None,
     render_mode: str | None = None,
 ) -> Any:
-    """A wrapped :class:`DoppelkopfEnv` (what PettingZoo's ``env()`` returns)."""
+    """A wrapped :class:`DoppelkopfEnv` (as :func:`env` wraps it)."""
     return _wrap(DoppelkopfEnv(options, dealer=dealer, render_mode=render_mode))

@@ -1,0 +1,76 @@
+"""A smoke test of ``benchmarks/openspiel_vs_strong.py``: tiny runs, the report's shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("pyspiel", reason="the OpenSpiel games need the 'openspiel' extra")
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "openspiel_vs_strong.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("openspiel_vs_strong", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+def test_slobberhannes_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    assert bench.main(["--deals", "1", "--simulations", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "OpenSpiel ISMCTS vs the strong bot: Slobberhannes, 1 duplicate deals" in text
+    assert "| ismcts | 1 |" in text
+    assert "| strong | 3 |" in text
+    assert "**ismcts − strong** (paired per deal)" in text
+
+
+@pytest.mark.parametrize("rules", ["house", "ddv"])
+def test_a_tiny_doppelkopf_run(
+    rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load()
+    log = tmp_path / "deals.jsonl"
+    argv = ["--game", "doppelkopf", "--rules", rules, "--deals", "1", "--simulations", "2"]
+    assert bench.main([*argv, "--log", str(log), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "doppelkopf"
+    assert report["rules"] == rules
+    assert report["options"]["preset"] == rules
+    assert report["bots"] == ["strong", "ismcts", "strong", "ismcts"]
+    assert report["lower_is_better"] is False
+    assert [(r["bot"], r["seats"]) for r in report["results"]] == [("strong", 2), ("ismcts", 2)]
+    margin = report["margin"]
+    assert (margin["first"], margin["second"], margin["samples"]) == ("strong", "ismcts", 1)
+    assert report["deals_played"] == 1
+    # The log holds the deal: a second run replays nothing and reports the same.
+    assert len(log.read_text().splitlines()) == 1
+    assert bench.main([*argv, "--log", str(log), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["deals_played"] == 0
+    assert again["results"] == report["results"]
+    assert again["margin"] == report["margin"]
+
+
+def test_doppelkopf_rules_from_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    ddv = Path(__file__).resolve().parents[2] / "examples" / "rules" / "ddv.toml"
+    assert bench.rule_options("doppelkopf", str(ddv))["preset"] == "ddv"
+    assert bench.rule_options("doppelkopf", None) == {"preset": "house", "players": 4}
+    with pytest.raises(ValueError):
+        bench.rule_options("slobberhannes", "ddv")
+    with pytest.raises(SystemExit):
+        bench.main(["--rules", "ddv"])  # (Slobberhannes has no --rules)
+    assert "--rules is for Doppelkopf" in capsys.readouterr().err
