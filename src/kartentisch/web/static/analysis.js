@@ -23,7 +23,8 @@ export function analysisPanel(source, deal, names, { seat = 0, fixed = false } =
   const choice = h("select.analysis-seat", { "aria-label": t("analysis.seat") },
     names.map((name, i) => h("option", { value: String(i), selected: i === seat }, name)));
   if (fixed) choice.disabled = true;
-  const button = h("button.small.primary.analysis-go", {
+  // (Not a primary button: in a deal's summary the primary one goes on with the game.)
+  const button = h("button.small.analysis-go", {
     onclick: async () => {
       button.disabled = true;
       out.replaceChildren(h("p.muted", {}, t("analysis.working")));
