@@ -1,0 +1,32 @@
+"""A smoke test of ``benchmarks/analysis_time.py``: one deal a game, the report's shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "analysis_time.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("analysis_time", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_analysis_benchmark_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    analysis_time = _load()
+    assert analysis_time.main(["--deals", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deals"] == 1
+    for game in ("slobberhannes", "doppelkopf"):
+        row = report[game]
+        assert 0 < row["median_s"] <= row["p95_s"] <= row["max_s"]
+    # The records it analyses are whole and replay: the same seed, the same record.
+    assert analysis_time.record("doppelkopf", 5) == analysis_time.record("doppelkopf", 5)
