@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kartentisch.bots import make_bot
+from kartentisch.bots import LEVELS, make_bot
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.options import DoppelkopfOptions
@@ -258,8 +258,10 @@ def test_every_pool_has_a_fixed_rating_for_each_bot_level() -> None:
     assert set(BOT_RATINGS) == set(POOLS)
     for pool in ("slobberhannes", "doppelkopf-house", "doppelkopf-ddv"):
         levels = BOT_RATINGS[pool]
-        assert list(levels) == ["random", "heuristic", "strong"]
-        assert levels["random"].mu < levels["heuristic"].mu < levels["strong"].mu
+        # Every level a game's bots have (kartentisch.bots.LEVELS), weakest first.
+        assert list(levels) == list(LEVELS[pool.split("-")[0]])
+        mus = [r.mu for r in levels.values()]
+        assert mus == sorted(mus) and len(set(mus)) == len(mus)
     for pool in ("slapjack", "irish-snap"):
         levels = BOT_RATINGS[pool]
         assert list(levels) == ["beginner", "casual", "club", "fast", "expert"]
@@ -267,8 +269,9 @@ def test_every_pool_has_a_fixed_rating_for_each_bot_level() -> None:
         assert mus == sorted(mus) and levels["club"].mu == MU
     assert bot("irish-snap", "hard").level == "expert"
     assert bot("slapjack", "easy") == bot("slapjack", "beginner")
-    with pytest.raises(ValueError, match="unknown bot level 'expert'"):
-        bot("doppelkopf-ddv", "expert")
+    assert bot("doppelkopf-ddv", "expert").rating.mu > bot("doppelkopf-ddv", "strong").rating.mu
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
+        bot("doppelkopf-ddv", "grandmaster")
     with pytest.raises(ValueError, match="unknown rating pool 'doppelkopf'"):
         bot("doppelkopf", "strong")
 

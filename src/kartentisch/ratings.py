@@ -215,7 +215,7 @@ def _bots(levels: Mapping[str, float]) -> Mapping[str, Rating]:
     return MappingProxyType({level: Rating(mu, BOT_SIGMA) for level, mu in levels.items()})
 
 
-_TRICK_BOTS: Final = _bots({"random": 12.0, "heuristic": 23.0, "strong": 28.0})
+_TRICK_BOTS: Final = _bots({"random": 12.0, "heuristic": 23.0, "strong": 28.0, "expert": 30.0})
 _REACTION_BOTS: Final = _bots(
     {"beginner": 19.0, "casual": 22.0, "club": 25.0, "fast": 28.0, "expert": 31.0}
 )

@@ -28,7 +28,7 @@ def play_deal(deal: SlobberhannesDeal, bots: dict[int, object]) -> Slobberhannes
 
 class TestMakeBot:
     def test_levels(self) -> None:
-        assert LEVELS["slobberhannes"] == ("random", "heuristic", "strong")
+        assert LEVELS["slobberhannes"] == ("random", "heuristic", "strong", "expert")
         assert isinstance(make_bot("slobberhannes", "random", 1), RandomBot)
         assert isinstance(make_bot("slobberhannes", "heuristic", 1), HeuristicSlobberhannesBot)
         with pytest.raises(KartentischError, match="unknown bot level 'genius'"):

@@ -43,8 +43,8 @@ class RandomBot:
 
 #: Bot levels by game, weakest first.
 LEVELS: dict[str, tuple[str, ...]] = {
-    "slobberhannes": ("random", "heuristic", "strong"),
-    "doppelkopf": ("random", "heuristic", "strong"),
+    "slobberhannes": ("random", "heuristic", "strong", "expert"),
+    "doppelkopf": ("random", "heuristic", "strong", "expert"),
     "slapjack": ("beginner", "casual", "club", "fast", "expert"),
     "irish-snap": ("beginner", "casual", "club", "fast", "expert"),
 }
@@ -89,10 +89,18 @@ def make_bot(game: str, level: str, seed: int | random.Random | None = None) -> 
         from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 
         return StrongSlobberhannesBot(seed)
+    if game == "slobberhannes" and level == "expert":
+        from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
+
+        return StrongSlobberhannesBot.expert(seed)
     if game == "doppelkopf" and level == "strong":
         from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 
         return StrongDoppelkopfBot(seed)
+    if game == "doppelkopf" and level == "expert":
+        from kartentisch.bots.doppelkopf_strong import expert_doppelkopf_bot
+
+        return expert_doppelkopf_bot(seed)
     if game == "slobberhannes":
         from kartentisch.bots.slobberhannes import HeuristicSlobberhannesBot
 

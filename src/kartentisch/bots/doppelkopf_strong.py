@@ -1,7 +1,12 @@
 """The strong Doppelkopf bot: Perfect-Information Monte Carlo over the exact solver.
 
-Declarations, the Armut and announcements are the heuristic bot's
-(:mod:`kartentisch.bots.doppelkopf`). For each card it plays, the bot draws
+Declarations (solo, Hochzeit, Armut, Scharfe), the answer to an Armut and
+the announcements (Re/Kontra, each stage, answering the other side) are
+chosen by their estimated score over sampled deals played out
+(:mod:`kartentisch.bots.doppelkopf_bidding`); ``bidding=False`` keeps the
+heuristic bot's (:mod:`kartentisch.bots.doppelkopf`), the earlier behaviour,
+for comparison. The Armut's card exchange stays the heuristic's (the engine's
+first legal choice). For each card it plays, the bot draws
 deals consistent with everything its seat has seen
 (:mod:`kartentisch.search.doppelkopf_determinize`: its hand, the cards
 played, the voids shown, the ouvert hand, the Armut cards and counts, the
@@ -54,6 +59,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
+from kartentisch.bots.doppelkopf_bidding import (
+    QuietHeuristicBot,
+    choose_announcement,
+    choose_armut_answer,
+    choose_declaration,
+)
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
@@ -62,7 +73,13 @@ from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
 from kartentisch.search.doppelkopf_endgame import Ending, known_facts, party_value, with_party
 from kartentisch.search.doppelkopf_solver import reached
 
-__all__ = ["StrongDoppelkopfBot", "house_utility", "scored_table", "utility_steps"]
+__all__ = [
+    "StrongDoppelkopfBot",
+    "expert_doppelkopf_bot",
+    "house_utility",
+    "scored_table",
+    "utility_steps",
+]
 
 _LEVEL: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 #: Augen the loser must stay below for each stage, and the limit a stage announces.
@@ -174,6 +191,9 @@ class StrongDoppelkopfBot:
         exact_tricks: int = 6,
         horizon: int = 0,
         score_tricks: int = 3,
+        bidding: bool = True,
+        declare_samples: int = 16,
+        announce_samples: int = 24,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
@@ -182,7 +202,15 @@ class StrongDoppelkopfBot:
         self.exact_tricks = exact_tricks
         self.horizon = horizon
         self.score_tricks = score_tricks
-        self.fallback = HeuristicDoppelkopfBot(random.Random(self.rng.getrandbits(64)))
+        self.bidding = bidding
+        self.declare_samples = declare_samples
+        self.announce_samples = announce_samples
+        fallback_rng = random.Random(self.rng.getrandbits(64))
+        self.fallback: HeuristicDoppelkopfBot = (
+            QuietHeuristicBot(fallback_rng) if bidding else HeuristicDoppelkopfBot(fallback_rng)
+        )
+        #: The estimates behind the last declaration or announcement (for tests).
+        self.last_estimates: dict[str, float] = {}
         #: Nodes searched for the last decision (for benchmarks).
         self.last_nodes = 0
         self.last_samples = 0
@@ -237,9 +265,37 @@ class StrongDoppelkopfBot:
         self.searched += 1
         return {card: total / count for card, total in zip(cards, totals, strict=True)}
 
+    def _bid(self, obs: DoppelkopfObservation, preferred: Action) -> Action | None:
+        """A declaration or announcement estimated over sampled deals (None: none)."""
+        if obs.phase == "declare":
+            choice, self.last_estimates = choose_declaration(
+                obs, self.rng, preferred, samples=self.declare_samples
+            )
+            return choice
+        if obs.phase == "armut_answer":
+            choice, self.last_estimates = choose_armut_answer(
+                obs, self.rng, preferred, samples=self.declare_samples
+            )
+            return choice
+        if obs.phase != "play" or obs.to_move != obs.seat:
+            return None
+        if not any(isinstance(a, Call) and a.is_announcement for a in obs.legal_actions):
+            return None
+        if obs.armut is not None:
+            # An Armut's cards changed hands: not rebuilt, the heuristic's word.
+            return HeuristicDoppelkopfBot._announce(self.fallback, obs, list(obs.legal_actions))
+        said, self.last_estimates = choose_announcement(
+            obs, self.rng, samples=self.announce_samples
+        )
+        return said
+
     def choose(self, observation: DoppelkopfObservation) -> Action:
         obs = observation
         preferred = self.fallback.choose(obs)
+        if self.bidding:
+            decided = self._bid(obs, preferred)
+            if decided is not None:
+                return decided
         if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):
             return preferred
         if len(obs.hand) > self.exact_tricks and self.horizon <= 0:
@@ -267,3 +323,18 @@ class StrongDoppelkopfBot:
         if preferred in tied:
             return preferred
         return tied[0]
+
+
+def expert_doppelkopf_bot(seed: int | random.Random | None = None) -> StrongDoppelkopfBot:
+    """The ``expert`` level: the strong bot with larger budgets (about 3 s a decision
+    at most instead of 0.5 s)."""
+    bot = StrongDoppelkopfBot(
+        seed,
+        samples=40,
+        min_samples=8,
+        node_budget=12_000_000,
+        declare_samples=48,
+        announce_samples=80,
+    )
+    bot.name = "expert"
+    return bot

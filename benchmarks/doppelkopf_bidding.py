@@ -1,0 +1,157 @@
+"""Doppelkopf bot decisions: time per decision by level, and duplicate matches of variants.
+
+``timing`` (default): every seat is the level's bot over ``--deals`` seeded
+deals; prints p50/p95/max decision time per level, for every decision and for
+the declarations and announcements the strong bot estimates by playouts.
+
+``match``: a duplicate tournament like ``kartentisch simulate`` between bot
+variants that the CLI has no level for: ``strong`` (the default bot),
+``strong-old`` (the strong bot with the heuristic bot's declarations and
+announcements, ``bidding=False``), ``expert``, ``heuristic``, and
+``strong-noannounce`` / ``strong-nodeclare`` (only one half of the bidding).
+
+Run: ``python benchmarks/doppelkopf_bidding.py timing --deals 8 --levels strong,expert``
+or ``python benchmarks/doppelkopf_bidding.py match --bots strong,strong-old,strong,strong-old
+--deals 200 --seed 3 --jobs 2 [--preset ddv]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from kartentisch import bots as bots_module
+from kartentisch import tournament
+from kartentisch.bots import Bot
+from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
+from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
+
+_VARIANTS = ("strong-old", "strong-noannounce", "strong-nodeclare")
+
+
+class _Half(StrongDoppelkopfBot):
+    """The strong bot with only its declarations or only its announcements estimated."""
+
+    def __init__(self, seed: int | random.Random | None, *, declare: bool) -> None:
+        super().__init__(seed)
+        self.declare_only = declare
+
+    def _bid(self, obs: Any, preferred: Any) -> Any:
+        if (obs.phase == "declare") != self.declare_only:
+            if obs.phase == "declare":
+                return preferred
+            from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
+
+            if obs.phase == "play" and obs.to_move == obs.seat:
+                return HeuristicDoppelkopfBot._announce(self.fallback, obs, list(obs.legal_actions))
+            return None
+        return super()._bid(obs, preferred)
+
+
+def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot:
+    if game == "doppelkopf" and level == "strong-old":
+        return StrongDoppelkopfBot(seed, bidding=False)
+    if game == "doppelkopf" and level == "strong-noannounce":
+        return _Half(seed, declare=True)
+    if game == "doppelkopf" and level == "strong-nodeclare":
+        return _Half(seed, declare=False)
+    return _original_make(game, level, seed)
+
+
+_original_make = bots_module.make_bot
+
+
+def _install() -> None:
+    """Make the variants known to the tournament (workers fork with it)."""
+    bots_module.LEVELS["doppelkopf"] = (*bots_module.LEVELS["doppelkopf"], *_VARIANTS)
+    setattr(tournament, "make_bot", _make)  # noqa: B010 (a benchmark-only patch)
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, Any]:
+    options = DoppelkopfOptions.preset_named(preset)
+    out: dict[str, Any] = {}
+    for level in levels:
+        every: list[float] = []
+        bidding: list[float] = []
+        for k in range(deals):
+            rng = random.Random(seed * 1000 + k)
+            deal = DoppelkopfDeal.from_seed(rng.getrandbits(32), dealer=k % 4, options=options)
+            seats = [_make("doppelkopf", level, rng.getrandbits(32)) for _ in range(4)]
+            while not deal.is_over:
+                seat = deal.to_move
+                assert seat is not None
+                obs = deal.observation(seat)
+                start = time.perf_counter()
+                action = seats[seat].choose(obs)
+                spent = time.perf_counter() - start
+                every.append(spent)
+                weighs = obs.phase != "play" or any(
+                    isinstance(a, Call) and a.is_announcement for a in obs.legal_actions
+                )
+                if weighs:  # a declaration, an Armut or a turn on which it may announce
+                    bidding.append(spent)
+                deal.apply(action, seat)
+        row: dict[str, Any] = {"decisions": len(every)}
+        for name, values in (("every", every), ("declare/announce", bidding)):
+            if values:
+                row[name] = {
+                    "n": len(values),
+                    "p50_ms": round(statistics.median(values) * 1000, 1),
+                    "p95_ms": round(_pct(values, 0.95) * 1000, 1),
+                    "max_ms": round(max(values) * 1000, 1),
+                }
+        out[level] = row
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode")
+    t = sub.add_parser("timing")
+    t.add_argument("--levels", default="heuristic,strong,expert")
+    t.add_argument("--deals", type=int, default=6)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--preset", default="house")
+    m = sub.add_parser("match")
+    m.add_argument("--bots", default="strong,strong-old,strong,strong-old")
+    m.add_argument("--deals", type=int, default=100)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--jobs", type=int, default=1)
+    m.add_argument("--preset", default="house")
+    args = parser.parse_args()
+    if args.mode == "match":
+        _install()
+        options = {} if args.preset == "house" else {"preset": args.preset}
+        result = tournament.run_tournament(
+            "doppelkopf",
+            args.bots.split(","),
+            deals=args.deals,
+            seed=args.seed,
+            options=options,
+            jobs=args.jobs,
+        )
+        print(json.dumps(result.to_dict(), indent=1))
+        return
+    levels = (args.levels if args.mode else "heuristic,strong,expert").split(",")
+    deals = args.deals if args.mode else 6
+    print(
+        json.dumps(
+            timing(
+                levels, deals, args.seed if args.mode else 1, args.preset if args.mode else "house"
+            ),
+            indent=1,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

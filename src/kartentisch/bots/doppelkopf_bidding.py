@@ -1,0 +1,403 @@
+"""Declarations and announcements of the strong Doppelkopf bot, by estimates over sampled deals.
+
+The heuristic bot declares a solo, a Hochzeit, an Armut or Scharfe and says
+Re, Kontra and the stages by fixed thresholds on its hand. Here each choice
+is worth what it is estimated to score:
+
+* **Deals.** The bot draws the hands it cannot see, consistent with what its
+  seat knows: at the declarations the unseen cards dealt at random (a seat
+  that declared a Hochzeit gets both Q♣; a draw in which the declarations
+  made so far cannot be replayed is drawn again); in play the sampler of the
+  card search (:class:`~kartentisch.search.doppelkopf_determinize.DoppelkopfInfoSet`:
+  voids, the Q♣ and the parties shown), each seat's hand completed by the
+  cards it played.
+* **Playouts.** Each drawn deal is rebuilt in the engine
+  (:class:`~kartentisch.games.doppelkopf.DoppelkopfDeal`), the declarations,
+  announcements and cards so far replayed, the choice applied, and the deal
+  played to its end by the heuristic bot in every seat (the engine scores it
+  under the table's options: house or DDV points, announcements, extra points,
+  counting, Bock). A heuristic playout costs about 5–8 ms a deal.
+* **Utility.** What the seat scores minus the mean of the other playing seats
+  (house rules: a won solo +250, a won normal game as Re +6.7, a lost one −13.3);
+  this is what the seat gains on the table, and over the parties a deal gives it
+  is what a duplicate tournament counts.
+
+**Declarations** (:func:`choose_declaration`): the candidates are pass and the
+declarations the seat may make now — every Scharfe, a Hochzeit, an Armut, and
+the solos worth estimating (the two kinds with the most tricks by the
+heuristic's count, :func:`~kartentisch.bots.doppelkopf.solo_strength`, if at
+least ``screen`` of the hand; and the ouvert of the best one where the rules
+allow it): a screen for speed, the choice is the estimate's. A Vorbehalt is
+worth its best reservation. The same drawn deals serve every candidate (common
+random numbers), so their difference is much less noisy than each estimate.
+
+**Announcements** (:func:`choose_announcement`): one playout per drawn deal in
+which the seat itself says nothing; each legal word is then scored on the
+same endings as if the seat had said it too (the scorer adds the doubling or
+the points and the stage to make), and the word with the best mean is said
+when it beats saying nothing. Answering the other side (Kontra after Re) is
+one of those words. The playout does not model how the others react to the
+word.
+
+Every draw comes from the bot's seeded random generator and the number of
+draws is a budget (``samples``), never a time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot, solo_strength
+from kartentisch.cards import Card
+from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.play import counted_announcement
+from kartentisch.games.doppelkopf.scoring import Announcement, GameFacts, score_game
+from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+
+__all__ = [
+    "QuietHeuristicBot",
+    "choose_announcement",
+    "choose_armut_answer",
+    "choose_declaration",
+    "declaration_candidates",
+    "relative",
+]
+
+_PASS: Final = Call("pass")
+_QC: Final = Card("QC")
+
+
+class QuietHeuristicBot(HeuristicDoppelkopfBot):
+    """The heuristic bot that never announces (the strong bot decides that itself)."""
+
+    def _announce(self, obs: DoppelkopfObservation, legal: list[Action]) -> Call | None:
+        return None
+
+
+class _Scripted(HeuristicDoppelkopfBot):
+    """The heuristic bot, but at the declarations it makes ``target``'s choice."""
+
+    def __init__(self, target: Call) -> None:
+        super().__init__(0)
+        self.target = target
+
+    def choose(self, observation: DoppelkopfObservation) -> Action:
+        obs = observation
+        if obs.phase not in ("declare", "armut_answer"):
+            return super().choose(obs)
+        legal = obs.legal_actions
+        target = self.target
+        if target in legal:
+            return target
+        if target != _PASS:
+            if Call("vorbehalt") in legal:
+                return Call("vorbehalt")
+            same = [a for a in legal if isinstance(a, Call) and a.word == target.word]
+            if same:
+                return same[0]
+        if _PASS in legal:
+            return _PASS
+        return super().choose(obs)
+
+
+def relative(points: Sequence[int], seat: int, playing: Sequence[int]) -> float:
+    """What ``seat`` scores minus the mean of the other playing seats."""
+    others = [points[s] for s in playing if s != seat]
+    return points[seat] - sum(others) / len(others)
+
+
+def _play_out(deal: DoppelkopfDeal, bots: dict[int, HeuristicDoppelkopfBot]) -> None:
+    moves = 0
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+        moves += 1
+        if moves > 400:  # pragma: no cover - a deal always ends
+            raise ValueError("a playout did not end")
+
+
+# -- declarations ------------------------------------------------------------------
+
+
+def declaration_candidates(
+    obs: DoppelkopfObservation, heuristic: Action, *, screen: float = 0.4
+) -> list[Call]:
+    """The choices worth estimating at a declaration (pass first where it is legal)."""
+    legal = [a for a in obs.legal_actions if isinstance(a, Call)]
+    words = {a.word for a in legal}
+    out: list[Call] = [_PASS] if _PASS in legal else []
+    size = obs.options.hand_size
+    soli = [a for a in legal if a.word == "solo" and a.detail != "null" and not a.ouvert]
+    if "vorbehalt" in words:
+        # The solos a reservation may name later.
+        soli = [Call("solo", kind) for kind in obs.options.soli if kind != "null"]
+    picked: list[Call] = []
+    if soli:
+        rated = sorted(soli, key=lambda a: -solo_strength(obs.hand, a.detail, obs))
+        for a in rated[:2]:
+            strength = solo_strength(obs.hand, a.detail, obs)
+            if strength >= screen * size:
+                picked.append(a)
+        if picked:
+            ouvert = Call("solo", picked[0].detail, ouvert=True)
+            may = ouvert in legal or ("vorbehalt" in words and obs.options.ouvert)
+            if may and solo_strength(obs.hand, picked[0].detail, obs) >= size - 3:
+                picked.append(ouvert)
+    if isinstance(heuristic, Call) and heuristic.word == "solo" and heuristic not in picked:
+        picked.append(heuristic)
+    if "vorbehalt" in words:
+        # A reservation is worth its best declaration: estimate those.
+        out.extend(picked)
+        if obs.hand.count(_QC) == 2:
+            out.append(Call("hochzeit"))
+        return out
+    out.extend(picked)
+    for a in legal:
+        if a.word == "scharfe":
+            out.append(a)
+    if "hochzeit" in words:
+        if isinstance(heuristic, Call) and heuristic.word == "hochzeit":
+            out.append(heuristic)
+        else:
+            out.append(next(a for a in legal if a.word == "hochzeit"))
+    if "armut" in words:
+        out.append(Call("armut"))
+    return out
+
+
+def _declare_hands(obs: DoppelkopfObservation, rng: random.Random) -> list[list[Card]]:
+    """The seat's hand and the unseen cards dealt at random to the other seats (a
+    poor player gets as many trumps as he offered)."""
+    pool = Counter(obs.options.deck())
+    pool.subtract(obs.hand)
+    unseen = sorted(pool.elements())
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = [[] for _ in range(obs.players)]
+    hands[obs.seat] = list(obs.hand)
+    poor = obs.armut
+    if poor is not None and poor != obs.seat:
+        normal = set(_normal_trumps(obs))
+        trumps = [c for c in unseen if c in normal][: obs.armut_trumps]
+        plain = [c for c in unseen if c not in normal]
+        for card in trumps:
+            unseen.remove(card)
+        take = plain[: obs.hand_sizes[poor] - len(trumps)]
+        for card in take:
+            unseen.remove(card)
+        hands[poor] = trumps + take
+    wedding = {s for s, text in obs.declarations if text.startswith("hochzeit")}
+    for s in wedding:
+        if s != obs.seat and unseen.count(_QC) >= 2:
+            unseen.remove(_QC)
+            unseen.remove(_QC)
+            hands[s] = [_QC, _QC]
+    for s in obs.playing:
+        if s == obs.seat:
+            continue
+        need = obs.hand_sizes[s] - len(hands[s])
+        hands[s].extend(unseen[:need])
+        del unseen[:need]
+    return hands
+
+
+def _normal_trumps(obs: DoppelkopfObservation) -> list[Card]:
+    from kartentisch.games.doppelkopf.trumps import trick_order
+
+    o = obs.options
+    order = trick_order(
+        "normal", style=o.solo_style, nines=o.nines, dullen=o.dullen, dulle_order=o.dulle_order
+    )
+    return [c for c in dict.fromkeys(o.deck()) if order.is_trump(c)]
+
+
+def _declared_deal(obs: DoppelkopfObservation, hands: Sequence[Sequence[Card]]) -> DoppelkopfDeal:
+    """A deal of ``hands`` with the declarations so far replayed (ValueError if they
+    cannot be)."""
+    deal = DoppelkopfDeal(
+        hands,
+        dealer=obs.dealer,
+        options=obs.options,
+        bock_multiplier=obs.bock_multiplier,
+        vorfuehrung=obs.vorfuehrung,
+    )
+    for seat, text in obs.declarations:
+        deal.apply(parse_action(text), seat)
+    if deal.to_move != obs.seat or deal.phase != obs.phase:
+        raise ValueError("the replayed declarations do not reach this seat")
+    return deal
+
+
+def _estimate(
+    obs: DoppelkopfObservation, rng: random.Random, candidates: Sequence[Call], samples: int
+) -> tuple[list[float], int]:
+    """The summed utility of each candidate over ``samples`` drawn deals, and the draws."""
+    totals = [0.0] * len(candidates)
+    count = 0
+    tries = 0
+    while count < samples and tries < samples * 8:
+        tries += 1
+        hands = _declare_hands(obs, rng)
+        try:
+            _declared_deal(obs, hands)
+        except (ValueError, AssertionError):
+            continue
+        seed = rng.getrandbits(32)
+        for i, target in enumerate(candidates):
+            deal = _declared_deal(obs, hands)
+            bots: dict[int, HeuristicDoppelkopfBot] = {
+                s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
+            }
+            bots[obs.seat] = _Scripted(target)
+            _play_out(deal, bots)
+            totals[i] += relative(deal.points(), obs.seat, obs.playing)
+        count += 1
+    return totals, count
+
+
+def choose_armut_answer(
+    obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
+) -> tuple[Action, dict[str, float]]:
+    """Take an Armut or not, whichever is estimated to score more (ties: the heuristic)."""
+    candidates = [a for a in obs.legal_actions if isinstance(a, Call)]
+    if len(candidates) <= 1:
+        return heuristic, {}
+    totals, count = _estimate(obs, rng, candidates, samples)
+    if count == 0:
+        return heuristic, {}
+    means = {str(c): t / count for c, t in zip(candidates, totals, strict=True)}
+    best = max(means.values())
+    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
+    return (heuristic if heuristic in tied else tied[0]), means
+
+
+def choose_declaration(
+    obs: DoppelkopfObservation,
+    rng: random.Random,
+    heuristic: Action,
+    *,
+    samples: int,
+    screen: float = 0.4,
+) -> tuple[Action, dict[str, float]]:
+    """The declaration with the best estimated utility, and every candidate's estimate.
+
+    ``heuristic`` is the heuristic bot's choice: kept where there is nothing to
+    estimate (one candidate, a redeal) and preferred on a tie.
+    """
+    legal = obs.legal_actions
+    if Call("redeal") in legal:
+        return heuristic, {}
+    candidates = declaration_candidates(obs, heuristic, screen=screen)
+    if _PASS not in legal and Call("vorbehalt") not in legal:
+        # A reservation to name (or a solo the seat must play): the heuristic's pick
+        # and the solos worth estimating.
+        candidates = [c for c in candidates if c in legal]
+        if isinstance(heuristic, Call) and heuristic not in candidates:
+            candidates.append(heuristic)
+    if len(candidates) <= 1:
+        return (candidates[0] if candidates else heuristic), {}
+    totals, count = _estimate(obs, rng, candidates, samples)
+    if count == 0:
+        return heuristic, {}
+    means = {str(c): t / count for c, t in zip(candidates, totals, strict=True)}
+    best = max(means.values())
+    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
+    choice: Call = heuristic if isinstance(heuristic, Call) and heuristic in tied else tied[0]
+    if choice not in legal:  # a reservation's declaration: reserve first
+        choice = Call("vorbehalt")
+    return choice, means
+
+
+# -- announcements -------------------------------------------------------------------
+
+
+def _played_deal(obs: DoppelkopfObservation, hands: dict[int, list[Card]]) -> DoppelkopfDeal:
+    """The deal of a sample (the other seats' ``hands`` now) with everything so far
+    replayed: declarations, announcements (at the start) and cards."""
+    played: dict[int, list[Card]] = {s: [] for s in obs.playing}
+    for trick in (*obs.tricks, obs.trick):
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            played[seat].append(card)
+    full: list[list[Card]] = [[] for _ in range(obs.players)]
+    for s in obs.playing:
+        now = list(obs.hand) if s == obs.seat else list(hands.get(s, ()))
+        full[s] = now + played[s]
+    deal = DoppelkopfDeal(
+        full,
+        dealer=obs.dealer,
+        options=obs.options,
+        bock_multiplier=obs.bock_multiplier,
+        vorfuehrung=obs.vorfuehrung,
+    )
+    for seat, text in obs.declarations:
+        deal.apply(parse_action(text), seat)
+    for a in obs.announcements:
+        deal.apply(Call(a.word), a.seat)
+    for trick in (*obs.tricks, obs.trick):
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            deal.apply(card, seat)
+    if deal.to_move != obs.seat:
+        raise ValueError("the replayed deal does not reach this seat")
+    return deal
+
+
+def _with_word(facts: GameFacts, obs: DoppelkopfObservation, word: str) -> GameFacts:
+    party = "re" if obs.seat in facts.re_party else "kontra"
+    said = Announcement(obs.seat, party, word)  # type: ignore[arg-type]
+    if not counted_announcement(said, facts.solo, obs.options):
+        return facts
+    return replace(facts, announcements=(*facts.announcements, said))
+
+
+def choose_announcement(
+    obs: DoppelkopfObservation, rng: random.Random, *, samples: int, margin: float = 0.0
+) -> tuple[Call | None, dict[str, float]]:
+    """The announcement to say now (None: none), and each word's estimated utility.
+
+    Only for a game the sampler can rebuild (not an Armut, whose cards changed
+    hands, nor an open Hochzeit); otherwise ``(None, {})`` and the caller decides.
+    """
+    words = [a for a in obs.legal_actions if isinstance(a, Call) and a.is_announcement]
+    if not words or obs.party is None or obs.armut is not None:
+        return None, {}
+    info = DoppelkopfInfoSet(obs)
+    if info.order is None or not info.ready:
+        return None, {}
+    base = 0.0
+    totals = [0.0] * len(words)
+    count = 0
+    tries = 0
+    while count < samples and tries < samples * 3:
+        tries += 1
+        try:
+            hands = info.sample_hands(rng)
+            deal = _played_deal(obs, hands)
+        except (ValueError, AssertionError):
+            continue
+        seed = rng.getrandbits(32)
+        bots: dict[int, HeuristicDoppelkopfBot] = {
+            s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
+        }
+        bots[obs.seat] = QuietHeuristicBot(seed)
+        _play_out(deal, bots)
+        if deal.score is None or deal.re_party is None:
+            continue
+        facts = deal.facts()
+        base += relative(score_game(facts, complete=True).points, obs.seat, obs.playing)
+        for i, w in enumerate(words):
+            scored = score_game(_with_word(facts, obs, w.word), complete=True)
+            totals[i] += relative(scored.points, obs.seat, obs.playing)
+        count += 1
+    if count == 0:
+        return None, {}
+    means = {"": base / count} | {w.word: t / count for w, t in zip(words, totals, strict=True)}
+    best = max(words, key=lambda w: means[w.word])
+    if means[best.word] > means[""] + margin:
+        return best, means
+    return None, means
