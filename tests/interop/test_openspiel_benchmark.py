@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from benchmark_scripts import load_benchmark
+
 pytest.importorskip("pyspiel", reason="the OpenSpiel games need the 'openspiel' extra")
-
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "openspiel_vs_strong.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openspiel_vs_strong", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
 
 
 def test_slobberhannes_by_default(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = _load()
+    bench = load_benchmark("openspiel_vs_strong")
     assert bench.main(["--deals", "1", "--simulations", "2"]) == 0
     text = capsys.readouterr().out
     assert "OpenSpiel ISMCTS vs the strong bot: Slobberhannes, 1 duplicate deals" in text
@@ -41,7 +26,7 @@ def test_slobberhannes_by_default(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_tiny_doppelkopf_run(
     rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _load()
+    bench = load_benchmark("openspiel_vs_strong")
     log = tmp_path / "deals.jsonl"
     argv = ["--game", "doppelkopf", "--rules", rules, "--deals", "1", "--simulations", "2"]
     assert bench.main([*argv, "--log", str(log), "--json"]) == 0
@@ -65,7 +50,7 @@ def test_a_tiny_doppelkopf_run(
 
 
 def test_doppelkopf_rules_from_a_file(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = _load()
+    bench = load_benchmark("openspiel_vs_strong")
     ddv = Path(__file__).resolve().parents[2] / "examples" / "rules" / "ddv.toml"
     assert bench.rule_options("doppelkopf", str(ddv))["preset"] == "ddv"
     assert bench.rule_options("doppelkopf", None) == {"preset": "house", "players": 4}

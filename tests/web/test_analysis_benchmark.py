@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "analysis_time.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("analysis_time", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from benchmark_scripts import load_benchmark
 
 
 def test_the_analysis_benchmark_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
-    analysis_time = _load()
+    analysis_time = load_benchmark("analysis_time")
     assert analysis_time.main(["--deals", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["deals"] == 1

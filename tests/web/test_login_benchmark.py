@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "login_load.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("login_load", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+from benchmark_scripts import load_benchmark
 
 
 def test_the_login_benchmark_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
-    login_load = _load()
+    login_load = load_benchmark("login_load")
     argv = ["--rate", "5", "--seconds", "1", "--accounts", "3", "--hash-runs", "2", "--json"]
     status = login_load.main(argv)
     report = json.loads(capsys.readouterr().out)

@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "profile_load.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("profile_load", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+from benchmark_scripts import load_benchmark
 
 
 def test_the_profile_benchmark_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
-    profile_load = _load()
+    profile_load = load_benchmark("profile_load")
     argv = ["--games", "40", "--accounts", "6", "--requests", "6", "--alone", "2"]
     status = profile_load.main([*argv, "--concurrency", "2", "--breakdown-runs", "1", "--json"])
     report = json.loads(capsys.readouterr().out)
@@ -54,7 +39,7 @@ def test_the_profile_benchmark_runs_and_reports(capsys: pytest.CaptureFixture[st
 
 
 def test_the_database_is_the_same_for_a_seed(tmp_path: Path) -> None:
-    profile_load = _load()
+    profile_load = load_benchmark("profile_load")
     one = profile_load.build_database(tmp_path / "one", 25, 5, 3)
     two = profile_load.build_database(tmp_path / "two", 25, 5, 3)
     other = profile_load.build_database(tmp_path / "other", 25, 5, 4)
