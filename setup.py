@@ -52,6 +52,14 @@ def c_kernels() -> list[Extension]:
             optional=True,
         )
         for name in ("_maxn", "_dokosolve")
+    ] + [
+        # The vector environment's Slobberhannes games (kartentisch.interop.vector).
+        Extension(
+            "kartentisch.interop._vecslob",
+            sources=["src/kartentisch/interop/_vecslob.c"],
+            extra_compile_args=["-O3"],
+            optional=True,
+        )
     ]
 
 

@@ -10,6 +10,7 @@ collect_ignore = [
         ("encoding.py", "numpy"),
         ("pettingzoo.py", "pettingzoo"),
         ("openspiel.py", "pyspiel"),
+        ("vector.py", "numpy"),
     )
     if find_spec(library) is None
 ]
