@@ -1,14 +1,18 @@
 """Doppelkopf bot decisions: time per decision by level, and duplicate matches of variants.
 
 ``timing`` (default): every seat is the level's bot over ``--deals`` seeded
-deals; prints p50/p95/max decision time per level, for every decision and for
-the declarations and announcements the strong bot estimates by playouts.
+deals; prints p50/p95/max decision time per level, for every decision, for
+the declarations and announcements the strong bot estimates by playouts, and
+for the turns of the early tricks (before the exact search: the early search);
+and every decision's CPU time (what the decision costs whatever the load).
 
 ``match``: a duplicate tournament like ``kartentisch simulate`` between bot
 variants that the CLI has no level for: ``strong`` (the default bot),
 ``strong-old`` (the strong bot with the heuristic bot's declarations and
 announcements, ``bidding=False``), ``expert``, ``heuristic``, and
-``strong-noannounce`` / ``strong-nodeclare`` (only one half of the bidding).
+``strong-noannounce`` / ``strong-nodeclare`` (only one half of the bidding),
+``strong-early`` (the strong bot with the early search by playouts,
+``early_playouts=32``, off by default).
 
 Run: ``python benchmarks/doppelkopf_bidding.py timing --deals 8 --levels strong,expert``
 or ``python benchmarks/doppelkopf_bidding.py match --bots strong,strong-old,strong,strong-old
@@ -30,7 +34,9 @@ from kartentisch.bots import Bot
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 
-_VARIANTS = ("strong-old", "strong-noannounce", "strong-nodeclare")
+#: Cards in hand above which the strong bot's exact search has not started.
+_EXACT_TRICKS = 6
+_VARIANTS = ("strong-old", "strong-noannounce", "strong-nodeclare", "strong-early")
 
 
 class _Half(StrongDoppelkopfBot):
@@ -55,6 +61,8 @@ class _Half(StrongDoppelkopfBot):
 def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot:
     if game == "doppelkopf" and level == "strong-old":
         return StrongDoppelkopfBot(seed, bidding=False)
+    if game == "doppelkopf" and level == "strong-early":
+        return StrongDoppelkopfBot(seed, early_playouts=32)
     if game == "doppelkopf" and level == "strong-noannounce":
         return _Half(seed, declare=True)
     if game == "doppelkopf" and level == "strong-nodeclare":
@@ -82,6 +90,8 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
     for level in levels:
         every: list[float] = []
         bidding: list[float] = []
+        early: list[float] = []
+        cpu: list[float] = []
         for k in range(deals):
             rng = random.Random(seed * 1000 + k)
             deal = DoppelkopfDeal.from_seed(rng.getrandbits(32), dealer=k % 4, options=options)
@@ -90,18 +100,26 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
                 seat = deal.to_move
                 assert seat is not None
                 obs = deal.observation(seat)
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 action = seats[seat].choose(obs)
                 spent = time.perf_counter() - start
                 every.append(spent)
+                cpu.append(time.process_time() - cpu_start)
                 weighs = obs.phase != "play" or any(
                     isinstance(a, Call) and a.is_announcement for a in obs.legal_actions
                 )
                 if weighs:  # a declaration, an Armut or a turn on which it may announce
                     bidding.append(spent)
+                if obs.phase == "play" and len(obs.hand) > _EXACT_TRICKS:
+                    early.append(spent)  # a turn before the exact search
                 deal.apply(action, seat)
         row: dict[str, Any] = {"decisions": len(every)}
-        for name, values in (("every", every), ("declare/announce", bidding)):
+        for name, values in (
+            ("every", every),
+            ("declare/announce", bidding),
+            ("early tricks", early),
+            ("every, CPU time", cpu),
+        ):
             if values:
                 row[name] = {
                     "n": len(values),

@@ -25,17 +25,23 @@ is drawn from it, and every simulation redraws the hidden hands
   ISMCTS per deal (as ``kartentisch simulate`` prints it); higher is better.
   As in ``kartentisch simulate``, only deals where the parties are not
   mixed (the pairs sit opposite, or a solo) move the margin.
+  ``--ismcts-seats 1`` seats ISMCTS once and the strong bot three times
+  (strong, ISMCTS, strong, strong): with two ISMCTS seats, an ISMCTS solo
+  puts the other ISMCTS seat among its opponents, and that seat's mistakes
+  (in DDV an announcement it misses loses its party the game) count for the
+  ISMCTS side, the soloist's triple gain against its single loss.
 
 ``--log FILE`` appends each deal's points to a JSON-lines file as it
-finishes; a later run with the same settings and log plays only the deals
-the log lacks (so a run can be stopped and resumed, or extended to more
-deals). The time per deal is reported as wall-clock and CPU seconds (CPU
-seconds of the process that played it: the figure to compare on a busy
-machine).
+finishes (for Doppelkopf with each rotation's game, Re party, declarations
+and announcements by seat: where the points were won or lost); a later run
+with the same settings and log plays only the deals the log lacks (so a
+run can be stopped and resumed, or extended to more deals). The time per
+deal is reported as wall-clock and CPU seconds (CPU seconds of the process
+that played it: the figure to compare on a busy machine).
 
 Run: ``python benchmarks/openspiel_vs_strong.py [--game slobberhannes|doppelkopf]
 [--rules house|ddv|FILE] [--deals N] [--simulations S] [--jobs J] [--log FILE]
-[--json]`` (needs the ``openspiel`` extra).
+[--early-playouts N] [--ismcts-seats 1|2] [--json]`` (needs the ``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from kartentisch.bots import Bot, make_bot
+from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import DoppelkopfDeal
 from kartentisch.games.doppelkopf.actions import Call
@@ -93,9 +100,16 @@ class Setup:
     uct_c: float = 2.0
     #: The deals' rule options (as ``kartentisch simulate`` passes them).
     options: dict[str, Any] = field(default_factory=lambda: {"players": PLAYERS})
+    #: Doppelkopf: the strong bot's early playouts (None: its default; 0: the
+    #: heuristic card before the exact search, the bot before the early search).
+    early_playouts: int | None = None
+    #: Doppelkopf: ISMCTS in two opposite seats (2) or in one (1).
+    ismcts_seats: int = 2
 
     @property
     def levels(self) -> tuple[str, ...]:
+        if self.game == "doppelkopf" and self.ismcts_seats == 1:
+            return ("strong", "ismcts", "strong", "strong")
         return LEVELS[self.game]
 
     def key(self, seed: int) -> dict[str, Any]:
@@ -107,7 +121,7 @@ class Setup:
             "uct_c": self.uct_c,
             "seed": seed,
             "levels": list(self.levels),
-        }
+        } | ({} if self.early_playouts is None else {"early_playouts": self.early_playouts})
 
 
 def _ismcts_bot(
@@ -248,11 +262,16 @@ def _action_ids(action: Card | Call) -> list[int]:
 
 
 def _doppelkopf_deal(
-    seed: int, dealer: int, players: Sequence[Bot | DoppelkopfISMCTSSeat], options: dict[str, Any]
+    seed: int,
+    dealer: int,
+    players: Sequence[Bot | DoppelkopfISMCTSSeat],
+    options: dict[str, Any],
+    record: list[dict[str, Any]] | None = None,
 ) -> tuple[float, ...]:
     """One Doppelkopf deal (as the tournament's runner deals and scores it), played on
     the OpenSpiel state: the strong bots from their engine observation, ISMCTS seats
-    from their information state."""
+    from their information state. ``record`` gets what decided the deal (its game,
+    the Re party, the declarations and announcements, by seat)."""
     state = _doppelkopf_state(DoppelkopfDeal.from_seed(seed, dealer=dealer, options=options))
     while not state.is_terminal():
         seat = state.current_player()
@@ -262,7 +281,23 @@ def _doppelkopf_deal(
             continue
         for index in _action_ids(player.choose(state.table.deal.observation(seat))):
             state.apply_action(index)
-    return tuple(float(p) for p in state.table.deal.points())
+    deal = state.table.deal
+    if record is not None:
+        facts = deal.facts()
+        record.append(
+            {
+                "game": facts.game_type,
+                "solo": facts.solo,
+                "re": sorted(facts.re_party),
+                "re_augen": deal.augen()["re"],
+                "calls": [
+                    [s, str(a)]
+                    for s, a in zip(deal.action_seats, deal.actions, strict=True)
+                    if isinstance(a, Call) and a.word != "pass"
+                ],
+            }
+        )
+    return tuple(float(p) for p in deal.points())
 
 
 @dataclass(slots=True)
@@ -274,6 +309,8 @@ class DealResult:
     seconds: float
     cpu_seconds: float
     fallbacks: dict[str, int]
+    #: Doppelkopf: per rotation, the game, the Re party, the calls (see ``--log``).
+    details: list[dict[str, Any]] = field(default_factory=list)
 
 
 def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
@@ -284,6 +321,7 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
     dealer = random.Random(deal_seed).randrange(PLAYERS)
     points = [[0.0] * PLAYERS for _ in range(PLAYERS)]
     fallbacks = {"simulations": 0, "roots": 0}
+    details: list[dict[str, Any]] = []
     for rotation in range(PLAYERS):
         seat_of = [(i + rotation) % PLAYERS for i in range(PLAYERS)]
         by_seat: tuple[float, ...]
@@ -308,10 +346,18 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
                     DoppelkopfISMCTSSeat(bot_seed, setup.simulations, setup.uct_c)
                     if level == "ismcts"
                     else make_bot(setup.game, level, bot_seed)
+                    if setup.early_playouts is None
+                    else StrongDoppelkopfBot(bot_seed, early_playouts=setup.early_playouts)
                 )
             by_seat = _doppelkopf_deal(
-                deal_seed, dealer, [seats[s] for s in range(PLAYERS)], dict(setup.options)
+                deal_seed,
+                dealer,
+                [seats[s] for s in range(PLAYERS)],
+                dict(setup.options),
+                details,
             )
+            details[-1]["seats"] = [levels[seat_of.index(s)] for s in range(PLAYERS)]
+            details[-1]["points"] = list(by_seat)
             for player in seats.values():
                 if isinstance(player, DoppelkopfISMCTSSeat):
                     for kind, count in player.fallbacks.items():
@@ -324,6 +370,7 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
         time.perf_counter() - start,
         time.process_time() - cpu_start,
         fallbacks,
+        details,
     )
 
 
@@ -348,6 +395,7 @@ def _read_log(path: Path, key: dict[str, Any]) -> dict[int, DealResult]:
             entry["seconds"],
             entry["cpu_seconds"],
             entry.get("fallbacks", {}),
+            entry.get("details", []),
         )
     return found
 
@@ -381,6 +429,7 @@ def run(
                 "seconds": round(result.seconds, 2),
                 "cpu_seconds": round(result.cpu_seconds, 2),
                 "fallbacks": result.fallbacks,
+                "details": result.details,
             }
             with log.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
@@ -499,13 +548,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--progress", action="store_true", help="print each finished deal to stderr"
     )
+    parser.add_argument(
+        "--early-playouts",
+        type=int,
+        help="Doppelkopf: the strong bot's early playouts (0: its heuristic early cards)",
+    )
+    parser.add_argument(
+        "--ismcts-seats",
+        type=int,
+        choices=(1, 2),
+        default=2,
+        help="Doppelkopf: ISMCTS in two opposite seats (2, default) or in one (1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     try:
         options = rule_options(args.game, args.rules)
     except Exception as exc:  # (a rules file refused: its message says why)
         parser.error(str(exc))
-    setup = Setup(args.game, args.simulations, args.uct_c, options)
+    setup = Setup(
+        args.game, args.simulations, args.uct_c, options, args.early_playouts, args.ismcts_seats
+    )
     rules = (args.rules or "house") if args.game == "doppelkopf" else None
 
     def progress(deal: DealResult) -> None:

@@ -66,6 +66,8 @@ __all__ = [
     "choose_armut_answer",
     "choose_declaration",
     "declaration_candidates",
+    "play_out",
+    "played_deal",
     "relative",
 ]
 
@@ -112,7 +114,8 @@ def relative(points: Sequence[int], seat: int, playing: Sequence[int]) -> float:
     return points[seat] - sum(others) / len(others)
 
 
-def _play_out(deal: DoppelkopfDeal, bots: dict[int, HeuristicDoppelkopfBot]) -> None:
+def play_out(deal: DoppelkopfDeal, bots: dict[int, HeuristicDoppelkopfBot]) -> None:
+    """Play ``deal`` to its end, each seat by its bot in ``bots``."""
     moves = 0
     while not deal.is_over:
         seat = deal.to_move
@@ -255,7 +258,7 @@ def _estimate(
                 s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
             }
             bots[obs.seat] = _Scripted(target)
-            _play_out(deal, bots)
+            play_out(deal, bots)
             totals[i] += relative(deal.points(), obs.seat, obs.playing)
         count += 1
     return totals, count
@@ -317,7 +320,7 @@ def choose_declaration(
 # -- announcements -------------------------------------------------------------------
 
 
-def _played_deal(obs: DoppelkopfObservation, hands: dict[int, list[Card]]) -> DoppelkopfDeal:
+def played_deal(obs: DoppelkopfObservation, hands: dict[int, list[Card]]) -> DoppelkopfDeal:
     """The deal of a sample (the other seats' ``hands`` now) with everything so far
     replayed: declarations, announcements (at the start) and cards."""
     played: dict[int, list[Card]] = {s: [] for s in obs.playing}
@@ -377,7 +380,7 @@ def choose_announcement(
         tries += 1
         try:
             hands = info.sample_hands(rng)
-            deal = _played_deal(obs, hands)
+            deal = played_deal(obs, hands)
         except (ValueError, AssertionError):
             continue
         seed = rng.getrandbits(32)
@@ -385,7 +388,7 @@ def choose_announcement(
             s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
         }
         bots[obs.seat] = QuietHeuristicBot(seed)
-        _play_out(deal, bots)
+        play_out(deal, bots)
         if deal.score is None or deal.re_party is None:
             continue
         facts = deal.facts()

@@ -40,11 +40,26 @@ to the last card.
 
 **When it searches.** Solving a whole deal exactly takes seconds to
 minutes, so the exact search starts once at most ``exact_tricks`` tricks
-remain (6 by default: a few milliseconds a sample); before that the bot
-plays the heuristic card. With ``horizon`` > 0 it searches the early tricks
-too, that many tricks deep, valuing the rest by a greedy playout — measured
-weaker than the heuristic card (docs/bots.md), so off by default. Ties go
-to the card the heuristic bot prefers. Samples are bounded by ``samples`` and
+remain (6 by default: a few milliseconds a sample). Before that the bot
+plays the heuristic bot's card by default. With ``early_playouts`` > 0 (off
+by default: measured no better, docs/bots.md) it plays the card whose
+heuristic playouts score best (:meth:`early_values`):
+for each of ``early_playouts // cards`` deals drawn by the same sampler
+(at least ``early_min_samples``), the deal is rebuilt in the engine, each
+legal card played and the rest played out by the heuristic bot in every
+seat (the seat itself silent: its own words are decided when their turn
+comes), and the engine's score under the table's rules is counted as what
+the seat scores minus the mean of the other playing seats. Every card sees
+the same deals (common random numbers), and the best card replaces the
+heuristic bot's only when it is better in the paired comparison over those
+deals: its mean gain above ``early_margin`` plus ``early_z`` (2) standard
+errors of the gain (a card that merely looks better by the noise of a few
+deals is not played; without the gate the search was measured worse than
+the heuristic card in DDV). With
+``horizon`` > 0 it instead searches the early tricks that many tricks deep,
+valuing the rest by a greedy playout — measured weaker than the heuristic
+card (docs/bots.md), so off by default. Ties go to the card the heuristic
+bot prefers. Samples are bounded by ``samples`` and
 by a budget of searched nodes, never by the clock, so that a seeded bot plays
 the same however busy the machine is; at least ``min_samples`` are drawn.
 
@@ -54,7 +69,9 @@ a Nullsolo is not modelled: then the bot plays the heuristic bot's card.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Sequence
 from typing import Final
 
@@ -64,6 +81,9 @@ from kartentisch.bots.doppelkopf_bidding import (
     choose_announcement,
     choose_armut_answer,
     choose_declaration,
+    play_out,
+    played_deal,
+    relative,
 )
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
@@ -194,6 +214,10 @@ class StrongDoppelkopfBot:
         bidding: bool = True,
         declare_samples: int = 16,
         announce_samples: int = 24,
+        early_playouts: int = 0,
+        early_min_samples: int = 4,
+        early_margin: float = 0.0,
+        early_z: float = 2.0,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
@@ -205,6 +229,10 @@ class StrongDoppelkopfBot:
         self.bidding = bidding
         self.declare_samples = declare_samples
         self.announce_samples = announce_samples
+        self.early_playouts = early_playouts
+        self.early_min_samples = early_min_samples
+        self.early_margin = early_margin
+        self.early_z = early_z
         fallback_rng = random.Random(self.rng.getrandbits(64))
         self.fallback: HeuristicDoppelkopfBot = (
             QuietHeuristicBot(fallback_rng) if bidding else HeuristicDoppelkopfBot(fallback_rng)
@@ -265,6 +293,72 @@ class StrongDoppelkopfBot:
         self.searched += 1
         return {card: total / count for card, total in zip(cards, totals, strict=True)}
 
+    def early_values(
+        self, obs: DoppelkopfObservation, cards: Sequence[Card], info: DoppelkopfInfoSet
+    ) -> dict[Card, list[float]]:
+        """The utility of each of ``cards`` in each of the deals drawn, by heuristic playouts.
+
+        ``max(early_min_samples, early_playouts // len(cards))`` deals are drawn
+        from ``info``; in each, every card is played and the deal played out by
+        the heuristic bot (this seat silent), scored by the engine under the
+        table's rules as this seat's points minus the mean of the other playing
+        seats. The same deals serve every card, in the same order. Empty if no
+        deal could be rebuilt.
+        """
+        samples = max(self.early_min_samples, self.early_playouts // max(1, len(cards)))
+        values: list[list[float]] = [[] for _ in cards]
+        count = tries = playouts = 0
+        while count < samples and tries < samples * 3:
+            tries += 1
+            try:
+                hands = info.sample_hands(self.rng)
+                played_deal(obs, hands)
+            except (ValueError, AssertionError):
+                continue
+            seed = self.rng.getrandbits(32)
+            for i, card in enumerate(cards):
+                deal = played_deal(obs, hands)
+                deal.apply(card, obs.seat)
+                bots: dict[int, HeuristicDoppelkopfBot] = {
+                    s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
+                }
+                bots[obs.seat] = QuietHeuristicBot(seed + obs.seat)
+                play_out(deal, bots)
+                values[i].append(relative(deal.points(), obs.seat, obs.playing))
+                playouts += 1
+            count += 1
+        self.last_samples = count
+        self.last_nodes = playouts
+        if count == 0:
+            return {}
+        self.searched += 1
+        return dict(zip(cards, values, strict=True))
+
+    def _early_card(
+        self,
+        obs: DoppelkopfObservation,
+        preferred: Action,
+        cards: Sequence[Card],
+        info: DoppelkopfInfoSet,
+    ) -> Action:
+        """The card of an early trick (before the exact search): by playouts."""
+        if obs.armut is not None or preferred not in cards:
+            return preferred  # (an Armut's cards changed hands: not rebuilt)
+        try:
+            values = self.early_values(obs, cards, info)
+        except (AssertionError, ValueError):
+            self.failures += 1
+            return preferred
+        if not values or preferred not in values:
+            return preferred
+        best = max(cards, key=lambda c: statistics.fmean(values[c]))
+        gains = [b - p for b, p in zip(values[best], values[preferred], strict=True)]
+        gain = statistics.fmean(gains)
+        spread = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        if gain > self.early_margin + self.early_z * spread + 1e-9:
+            return best
+        return preferred
+
     def _bid(self, obs: DoppelkopfObservation, preferred: Action) -> Action | None:
         """A declaration or announcement estimated over sampled deals (None: none)."""
         if obs.phase == "declare":
@@ -298,20 +392,23 @@ class StrongDoppelkopfBot:
                 return decided
         if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):
             return preferred
-        if len(obs.hand) > self.exact_tricks and self.horizon <= 0:
-            return preferred  # too early for the exact search, and no horizon search
+        early = len(obs.hand) > self.exact_tricks and self.horizon <= 0
+        if early and self.early_playouts <= 0:
+            return preferred  # too early for the exact search, and no early search
         info = DoppelkopfInfoSet(obs)
         if not info.ready or info.order is None:
             return preferred
-        if info.re is None and info.qc_rule != "normal":
-            return preferred  # the parties are not known yet
         suit_of = info.order.suit_of
-        cards = [a for a in obs.legal_actions if isinstance(a, Card)]
+        cards = list(dict.fromkeys(a for a in obs.legal_actions if isinstance(a, Card)))
         if obs.trick.cards:
             led = suit_of[obs.trick.cards[0]]
             cards = [c for c in cards if suit_of[c] == led] or cards
         if len(cards) == 1:
             return cards[0]
+        if early:
+            return self._early_card(obs, preferred, cards, info)
+        if info.re is None and info.qc_rule != "normal":
+            return preferred  # the parties are not known yet
         try:
             means = self.evaluate(obs, cards, info)
         except (AssertionError, ValueError):
