@@ -1,12 +1,15 @@
-"""Web app load: many Slobberhannes tables played over real WebSockets against one server.
+"""Web app load: many tables played over real WebSockets against one server.
 
 The benchmark starts one ``kartentisch serve`` process on a free loopback port
 (a temporary SQLite data directory, bots without delay) and plays ``--tables``
-tables at once. Every seat of every table is a client of this process that
+tables of ``--game`` at once (Slobberhannes; Doppelkopf, house rules; Slapjack in
+real time). Every seat of every table is a client of this process that
 speaks the browser's protocol over its own WebSocket: it says ``hello`` with
 its seat token, waits for its turn, thinks for a random time (uniform in
 0..2×``--think`` seconds; the default 0.8 s is the pace of the server's own
-bots) and sends a random legal card with the state's version. The server's
+bots) and sends a random legal card with the state's version (Doppelkopf: healthy,
+no announcements; Slapjack: it turns its card after thinking and slaps a jack at
+once, and races it loses are counted apart). The server's
 own bots take no seat, so every action is a person's action and goes the
 whole way: parse, the table's lock, the version check, the engine, the store
 (committed in SQLite before anyone is told; the actions of one turn of the
@@ -30,7 +33,10 @@ keep up shows.
   come, its peak, and after they have gone; its CPU time, and how long it was
   runnable but waited for a CPU (``/proc/<pid>/schedstat``); the load average
 
-Run: ``python benchmarks/web_load.py [--tables 200] [--seconds 60] [--think 0.8] [--json]``.
+Run: ``python benchmarks/web_load.py [--tables 200] [--game slobberhannes] [--seconds 60]
+[--think 0.8] [--profile FILE] [--json]``. With ``--profile`` the server runs under the
+sampling profiler of ``benchmarks/profiled_serve.py``, which keeps the samples from
+the steady state on (3 s after the last table's setup) to the clients' stop.
 Loopback only; it stops by itself after ``--seconds`` (or ``--max-matches``).
 """
 
@@ -47,6 +53,7 @@ import os
 import platform
 import random
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -70,6 +77,21 @@ NO_PROXY: Final[dict[str, Any]] = (
 #: A client that hears nothing for this long counts an error and gives up its table.
 SILENCE_S: Final = 15.0
 SEATS: Final = 4
+#: The lobby request of each game's tables (``--game``), the seats added.
+GAMES: Final[dict[str, dict[str, Any]]] = {
+    "slobberhannes": {"game": "slobberhannes"},
+    "doppelkopf": {"game": "doppelkopf", "options": {"preset": "house"}},
+    "slapjack": {"game": "slapjack", "options": {"time_limit": 2}},
+}
+#: Doppelkopf's announcements: the clients never make them (any seat may, at any time).
+ANNOUNCEMENTS: Final = frozenset({"re", "kontra", "no90", "no60", "no30", "schwarz"})
+#: What a real-time table refuses in a race (a card turned or slapped meanwhile): play,
+#: counted apart, not an error.
+RACE_REFUSALS: Final = frozenset(
+    {"stale_card", "too_fast", "already_slapped", "not_your_turn", "empty_pile"}
+)
+#: Seconds after the last table's setup before the steady state's CPU time is counted.
+STEADY_AFTER_S: Final = 3.0
 
 
 @dataclass
@@ -79,10 +101,22 @@ class Run:
     base: str
     think: float
     max_matches: int
+    game: str = "slobberhannes"
+    #: Real-time race refusals by code (:data:`RACE_REFUSALS`).
+    races: collections.Counter[str] = field(default_factory=collections.Counter)
     latencies: list[float] = field(default_factory=list)
     #: How late this process's event loop woke up (10 ms ticks): the clients' own delay.
     lags: list[float] = field(default_factory=list)
     create_latencies: list[float] = field(default_factory=list)
+    #: The server's CPU seconds and the actions measured when every table had been set up
+    #: and play had settled (the steady state's start), if the run got that far.
+    steady_mark: tuple[float, int] | None = None
+    #: The server's system CPU seconds at the steady mark; at the end, those since then.
+    steady_system: float | None = None
+    #: Whether the server runs under benchmarks/profiled_serve.py.
+    profiled: bool = False
+    #: The same when the clients stopped.
+    steady_end: tuple[float, int] | None = None
     errors: collections.Counter[str] = field(default_factory=collections.Counter)
     deals: int = 0
     matches: int = 0
@@ -114,11 +148,16 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, data_dir: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, data_dir: Path, log: Path, profile: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``kartentisch serve`` on ``port``; under a sampling profiler (its stacks written to
+    ``profile`` when the server stops) if ``profile`` is given."""
+    # (A profiled server runs under benchmarks/profiled_serve.py, its sampling profiler.)
+    profiler = [str(Path(__file__).with_name("profiled_serve.py")), str(profile), "--"]
     command = [
         sys.executable,
-        "-m",
-        "kartentisch.cli.main",
+        *(["-m", "kartentisch.cli.main"] if profile is None else profiler),
         "serve",
         "--port",
         str(port),
@@ -168,9 +207,13 @@ def raise_open_files(clients: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, and SIGKILL if the server is not gone within 15 s."""
-    server.terminate()
+def stop_server(server: subprocess.Popen[bytes], interrupt: bool = False) -> None:
+    """SIGTERM (SIGINT if ``interrupt``: a profiled server then writes its statistics), and
+    SIGKILL if the server is not gone within 15 s."""
+    if interrupt:
+        server.send_signal(signal.SIGINT)
+    else:
+        server.terminate()
     try:
         server.wait(timeout=15)
     except subprocess.TimeoutExpired:
@@ -191,10 +234,16 @@ def memory_kib(pid: int) -> dict[str, int]:
 
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of ``pid`` so far."""
+    user, system = cpu_user_system(pid)
+    return user + system
+
+
+def cpu_user_system(pid: int) -> tuple[float, float]:
+    """User and system (the kernel's, for the process) CPU time of ``pid`` so far."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return ticks / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick  # utime, stime (fields 14 and 15)
 
 
 def cpu_wait_seconds(pid: int) -> float:
@@ -255,7 +304,7 @@ async def new_table(run: Run, slot: int) -> tuple[str, list[str]]:
     """A table of four open seats taken by four clients: its id and the seat tokens."""
     start = time.perf_counter()
     body = {
-        "game": "slobberhannes",
+        **GAMES[run.game],
         "name": "Seat 1",
         "seats": [{"kind": "you"}] + [{"kind": "open"}] * (SEATS - 1),
     }
@@ -311,12 +360,38 @@ async def receive(run: Run, ws: ClientConnection) -> dict[str, Any] | None:
     return message
 
 
+def choose(
+    game: str, seat: int, view: dict[str, Any], rng: random.Random
+) -> tuple[str, bool] | None:
+    """The seat's action in ``view`` and whether to send it at once, or None.
+
+    Slobberhannes: a random legal card on its turn. Doppelkopf: healthy when asked,
+    else a random legal action but an announcement. Slapjack (real time): a jack on
+    top is slapped at once; otherwise the seat to turn turns after thinking.
+    """
+    legal: list[str] = view["legal"]
+    if game == "slapjack":
+        top = view.get("top")
+        if "slap" in legal and top is not None and top.startswith("J"):
+            return "slap", True
+        return ("turn", False) if "turn" in legal else None
+    if view["to_move"] != seat or not legal:
+        return None
+    if game == "doppelkopf":
+        moves = [a for a in legal if a not in ANNOUNCEMENTS]
+        if "pass" in moves:
+            return "pass", False
+        return (rng.choice(moves), False) if moves else None
+    return rng.choice(legal), False
+
+
 async def play_seat(
     run: Run, slot: int, table_id: str, seat: int, token: str, rng: random.Random
 ) -> None:
     """One seat of one table until its match is over."""
     async with open_seat(run, slot, seat, table_id, token) as ws:
         acted = -1  # the version this seat last acted on
+        readied = -1  # the version this seat last said ``ready`` on
         sent_at: float | None = None
         deals = 0
         while True:
@@ -325,8 +400,16 @@ async def play_seat(
             message = await receive(run, ws)
             if message is None:
                 return
+            if message["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong", "nonce": message["nonce"]}))
+                continue
             if message["type"] == "error":
-                run.error(str(message.get("code")))
+                code = str(message.get("code"))
+                if run.game == "slapjack" and code in RACE_REFUSALS:
+                    run.races[code] += 1
+                    sent_at = None
+                else:
+                    run.error(code)
                 continue
             if message["type"] != "state":
                 continue
@@ -338,21 +421,30 @@ async def play_seat(
             view = message["view"]
             if view is None:
                 continue
-            if seat == 0 and len(view["deals"]) > deals:
-                run.deals += len(view["deals"]) - deals
-                deals = len(view["deals"])
+            finished = len(view.get("deals") or ())
+            if seat == 0 and finished > deals:
+                run.deals += finished - deals
+                deals = finished
             if view["over"]:
                 if seat == 0:
                     run.matches += 1
                 return
-            if view["to_move"] != seat or version <= acted:
+            between = message["table"].get("between_deals")
+            if between is not None:
+                # The next deal waits until everyone has seen the last one's summary.
+                if seat in between["waiting"] and version > readied:
+                    readied = version
+                    await ws.send(json.dumps({"type": "ready", "version": version}))
                 continue
-            if run.think > 0:
+            chosen = choose(run.game, seat, view, rng)
+            if chosen is None or version <= acted:
+                continue
+            action, at_once = chosen
+            if run.think > 0 and not at_once:
                 await asyncio.sleep(rng.uniform(0, 2 * run.think))
             if run.stopping:
                 return
             acted = version
-            action = rng.choice(view["legal"])
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "action": action, "version": version}))
 
@@ -383,9 +475,24 @@ async def watch_loop(run: Run) -> None:
         run.lags.append(time.perf_counter() - start - 0.01)
 
 
-async def drive(run: Run, tables: int, seconds: float, seed: int, ramp: float) -> float:
+async def mark_steady(run: Run, server_pid: int, tables: int) -> None:
+    """Note the server's CPU time and the actions so far once every table has been set up
+    and ``STEADY_AFTER_S`` more have passed: from then on the server only plays."""
+    while run.tables < tables:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(STEADY_AFTER_S)
+    run.steady_mark = (cpu_seconds(server_pid), len(run.latencies))
+    run.steady_system = cpu_user_system(server_pid)[1]
+    if run.profiled:
+        os.kill(server_pid, signal.SIGUSR1)  # the profile: from now on (profiled_serve.py)
+
+
+async def drive(
+    run: Run, tables: int, seconds: float, seed: int, ramp: float, server_pid: int
+) -> float:
     """Play for ``seconds``, then stop every client; return the seconds played."""
     watcher = asyncio.create_task(watch_loop(run))
+    steady = asyncio.create_task(mark_steady(run, server_pid, tables))
     start = time.perf_counter()
 
     async def staggered(i: int) -> None:
@@ -397,8 +504,14 @@ async def drive(run: Run, tables: int, seconds: float, seed: int, ramp: float) -
     elapsed = time.perf_counter() - start
     # Clients see the flag at their next message or turn; whatever still waits is cancelled.
     run.stopping = True
+    run.steady_end = (cpu_seconds(server_pid), len(run.latencies))
+    if run.steady_system is not None:
+        run.steady_system = cpu_user_system(server_pid)[1] - run.steady_system
+    if run.profiled:
+        os.kill(server_pid, signal.SIGUSR2)  # the profile ends here
     await cancel_all(tasks)
     watcher.cancel()
+    steady.cancel()
     return elapsed
 
 
@@ -425,16 +538,24 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="kartentisch-load-") as tmp:
         port = free_port()
-        server = start_server(port, Path(tmp), Path(tmp) / "server.log")
+        server = start_server(port, Path(tmp), Path(tmp) / "server.log", args.profile)
         try:
             time.sleep(0.5)
             memory_before = memory_kib(server.pid)
             cpu_before = cpu_seconds(server.pid)
             wait_before = cpu_wait_seconds(server.pid)
-            run = Run(base=f"127.0.0.1:{port}", think=args.think, max_matches=args.max_matches)
+            run = Run(
+                base=f"127.0.0.1:{port}",
+                think=args.think,
+                max_matches=args.max_matches,
+                game=args.game,
+                profiled=args.profile is not None,
+            )
             client_cpu = time.process_time()
             with asyncio.Runner(loop_factory=client_event_loop()) as runner:
-                elapsed = runner.run(drive(run, args.tables, args.seconds, args.seed, args.ramp))
+                elapsed = runner.run(
+                    drive(run, args.tables, args.seconds, args.seed, args.ramp, server.pid)
+                )
             client_cpu = time.process_time() - client_cpu
             time.sleep(0.5)
             server_cpu = cpu_seconds(server.pid) - cpu_before
@@ -442,14 +563,26 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             memory_after = memory_kib(server.pid)
             alive = server.poll() is None
         finally:
-            stop_server(server)
+            stop_server(server, interrupt=args.profile is not None)
     if not alive:
         run.error("server_died")
     ordered = sorted(run.latencies)
     lags = sorted(x * 1000 for x in run.lags)
     ms = [x * 1000 for x in ordered]
     create = sorted(run.create_latencies)
+    steady: dict[str, float] | None = None
+    if run.steady_mark is not None and run.steady_end is not None:
+        cpu = run.steady_end[0] - run.steady_mark[0]
+        actions = run.steady_end[1] - run.steady_mark[1]
+        steady = {
+            "cpu_s": cpu,
+            "actions": actions,
+            "cpu_ms_per_action": cpu * 1000 / actions if actions else float("nan"),
+            # Of which in the kernel (sockets, the database's file): system CPU time.
+            "system_cpu_s": run.steady_system or 0.0,
+        }
     return {
+        "game": args.game,
         "tables": args.tables,
         "clients": args.tables * SEATS,
         "seconds": round(elapsed, 2),
@@ -471,6 +604,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         },
         "errors": sum(run.errors.values()),
         "error_codes": dict(run.errors),
+        "race_refusals": dict(run.races),
         "deals": run.deals,
         "deals_per_s": run.deals / elapsed,
         "matches": run.matches,
@@ -484,6 +618,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "server_cores": server_cpu / elapsed,
         "server_cpu_wait_s": server_wait,
         "server_cpu_ms_per_action": server_cpu * 1000 / len(ordered) if ordered else float("nan"),
+        # Play alone: from STEADY_AFTER_S after the last table's setup to the end.
+        "server_steady": steady,
+        "server_rss_kib_per_table": (memory_after["VmHWM"] - memory_before["VmRSS"]) / args.tables,
         "client_loop_lag_ms": {"p50": percentile(lags, 0.5), "p99": percentile(lags, 0.99)},
         "client_cpu_s": client_cpu,
         "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
@@ -503,7 +640,10 @@ def print_table(r: dict[str, Any]) -> None:
     mem = r["server_rss_mib"]
     load = r["load_average"]
     rows = [
-        ("tables × clients", f"{r['tables']} × {SEATS} = {r['clients']} WebSockets"),
+        (
+            "tables × clients",
+            f"{r['tables']} {r['game']} × {SEATS} = {r['clients']} WebSockets",
+        ),
         ("duration", f"{r['seconds']:.1f} s (think {r['think_s']} s on average)"),
         ("actions", f"{r['actions']:,} ({r['actions_per_s']:,.0f}/s)"),
         (
@@ -511,6 +651,7 @@ def print_table(r: dict[str, Any]) -> None:
             f"{rt['p50']:.1f} / {rt['p90']:.1f} / {rt['p99']:.1f} ms (max {rt['max']:.0f})",
         ),
         ("errors", f"{r['errors']} {r['error_codes'] or ''}".strip()),
+        ("real-time race refusals", f"{sum(r['race_refusals'].values())} {r['race_refusals']}"),
         ("deals completed", f"{r['deals']:,} ({r['deals_per_s']:.2f}/s)"),
         ("matches completed", f"{r['matches']:,} ({r['matches_per_s']:.3f}/s)"),
         (
@@ -527,6 +668,17 @@ def print_table(r: dict[str, Any]) -> None:
             f"{r['server_cpu_s']:.1f} s ({r['server_cores']:.2f} cores, "
             f"{r['server_cpu_ms_per_action']:.1f} ms per action, setup included)",
         ),
+        (
+            "server CPU per action, play alone",
+            "n/a (the run ended before the tables were all set up)"
+            if r["server_steady"] is None
+            else f"{r['server_steady']['cpu_ms_per_action']:.2f} ms "
+            f"({r['server_steady']['actions']:,} actions from {STEADY_AFTER_S:.0f} s after "
+            "the last table's setup; "
+            f"{r['server_steady']['system_cpu_s'] / max(r['server_steady']['cpu_s'], 1e-9):.0%} "
+            "in the kernel)",
+        ),
+        ("server RSS per table", f"{r['server_rss_kib_per_table']:.0f} KiB (peak - before)"),
         (
             "server waiting for a CPU",
             f"{r['server_cpu_wait_s']:.1f} s (runnable, but other processes had the cores)",
@@ -552,6 +704,9 @@ def print_table(r: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables at once (200)")
+    parser.add_argument(
+        "--game", choices=sorted(GAMES), default="slobberhannes", help="the tables' game"
+    )
     parser.add_argument("--seconds", type=float, default=60, help="how long to play (60)")
     parser.add_argument(
         "--think",
@@ -564,6 +719,13 @@ def main(argv: list[str] | None = None) -> int:
         "--max-matches", type=int, default=10_000, help="stop opening tables after this many"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="run the server under a sampling profiler (benchmarks/profiled_serve.py) and "
+        "write the stacks it found to this file, one line per stack with its count",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 1000 or args.seconds <= 0 or args.think < 0:

@@ -101,6 +101,7 @@ from kartentisch.web.seats import (
     hash_token,
 )
 from kartentisch.web.tables import LiveTable, ServerSettings, TableManager
+from kartentisch.web.wire import message_text
 
 if TYPE_CHECKING:
     from kartentisch.web.cluster import Cluster
@@ -1148,7 +1149,7 @@ def _start_writer(
             if message is None:
                 break
             try:
-                await websocket.send_text(json.dumps(message, ensure_ascii=False))
+                await websocket.send_text(message_text(message))
             except Exception:
                 conn.dropped = True
                 break

@@ -97,6 +97,7 @@ from kartentisch.web.realtime import (
     TableClock,
 )
 from kartentisch.web.seats import Connection, Seat, TableError, hash_token
+from kartentisch.web.wire import Encoded, SplitObject, dumps, object_text
 
 #: Chat messages a table keeps for those who come later (in memory only).
 CHAT_KEPT: Final = 50
@@ -177,6 +178,23 @@ class _Plan:
     version: int
     #: Who acts: "bot" (a bot seat), "standin" (a bot for an away person), "timer".
     by: str = "bot"
+
+
+class _SharedParts:
+    """What every seat's state message of one broadcast shares, encoded once."""
+
+    __slots__ = ("_log_text", "log", "summary", "table")
+
+    def __init__(self, summary: dict[str, Any], log: dict[str, Any] | None) -> None:
+        self.summary = summary
+        self.table = SplitObject(summary, "you")
+        self.log = log
+        self._log_text: str | None = None
+
+    def log_text(self) -> str:
+        if self._log_text is None:
+            self._log_text = dumps(self.log)
+        return self._log_text
 
 
 class LiveTable:
@@ -506,6 +524,41 @@ class LiveTable:
             message["live"] = self.runner.live(seat)
         return message
 
+    def _encoded_state(self, seat: int | None, shared: _SharedParts) -> Encoded:
+        """:meth:`state_message` for ``seat`` with its JSON text, the parts that every
+        seat's message shares (the summary, the log, what the game's view shares)
+        encoded once (:mod:`kartentisch.web.wire`)."""
+        game = self.game
+        view: dict[str, Any] | None
+        if game is None:
+            view, view_text = None, "null"
+        else:
+            encoded_view = getattr(game, "encoded_view", None)
+            if encoded_view is not None:
+                view, view_text = encoded_view(seat)
+            else:
+                view = game.view(seat)
+                view_text = dumps(view)
+        message: dict[str, Any] = {
+            "type": "state",
+            "version": self.version,
+            "view": view,
+            "table": {**shared.summary, "you": seat},
+        }
+        items = [
+            ("type", '"state"'),
+            ("version", dumps(self.version)),
+            ("view", view_text),
+            ("table", shared.table.text(seat)),
+        ]
+        if shared.log is not None:
+            message["log"] = shared.log
+            items.append(("log", shared.log_text()))
+        if self.runner is not None:
+            live = message["live"] = self.runner.live(seat)
+            items.append(("live", dumps(live)))
+        return Encoded(message, object_text(items))
+
     def broadcast(self) -> None:
         """Send every joined connection its own seat's state.
 
@@ -532,13 +585,13 @@ class LiveTable:
             log = self.log_part(min(self._log_sent, len(self.log)))
             self._log_sent = len(self.log)
         cache: dict[int | None, dict[str, Any]] = {}
-        summary: dict[str, Any] | None = None
+        shared: _SharedParts | None = None
         for conn in list(self.connections):
             message = cache.get(conn.seat)
             if message is None:
-                if summary is None:
-                    summary = self.summary()
-                message = cache[conn.seat] = self.state_message(conn.seat, summary, log)
+                if shared is None:
+                    shared = _SharedParts(self.summary(), log)
+                message = cache[conn.seat] = self._encoded_state(conn.seat, shared)
             wanted = self._log_wanted.pop(conn, None)
             if wanted is not None and log is not None:
                 epoch, held = wanted

@@ -51,6 +51,7 @@ from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SCHEMA, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
+from kartentisch.web.wire import dumps, members, object_text
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
 
@@ -64,6 +65,9 @@ _OPTION_CHOICES: Final[dict[str, list[Any]]] = {
     "first_dealer": ["random", "draw"],
 }
 
+
+#: The members of a view before the deal's shared ones (:meth:`SlobberhannesTable.view`).
+_OWN_DEAL_KEYS: Final = ("deal_number", "dealer", "to_move", "hand", "legal")
 
 #: A cut as a player sends it and as the store keeps it: ``cut 12``.
 _CUT = re.compile(r"\s*cut\s+(\d{1,3})\s*", re.IGNORECASE)
@@ -121,6 +125,14 @@ class SlobberhannesTable:
         self._log: list[dict[str, Any]] = []
         #: (version, deal number) of the action that ended the last finished deal.
         self._deal_ended: tuple[int, int] | None = None
+        #: The parts of every seat's view that are the same for all, made once per version
+        #: (:meth:`_shared_view`): (version, deal part or None while cutting, match part).
+        self._shared: tuple[int, dict[str, Any] | None, dict[str, Any]] | None = None
+        #: The same parts' JSON texts (members without braces), made once per version
+        #: (:meth:`encoded_view`): (version, the deal's shared members, the match's).
+        self._shared_text: tuple[int, str, str] | None = None
+        #: The options as a view shows them (they never change).
+        self._options_json: dict[str, Any] = self.match.options.to_dict()
 
     # -- the cut --------------------------------------------------------------
 
@@ -249,44 +261,85 @@ class SlobberhannesTable:
             raise TypeError(f"a Slobberhannes action is a card, not {action!r}")
         return str(action)
 
+    def encoded_view(self, seat: int | None) -> tuple[dict[str, Any], str]:
+        """:meth:`view` and its JSON text (as :func:`~kartentisch.web.wire.dumps` writes
+        it), the parts every seat shares encoded once per version."""
+        view = self.view(seat)
+        version, shared_deal, shared_match = self._shared_view()
+        kept = self._shared_text
+        if kept is None or kept[0] != version:
+            deal_text = "" if shared_deal is None else members(dumps(shared_deal["rest"]))
+            kept = self._shared_text = (version, deal_text, members(dumps(shared_match)))
+        _, deal_text, match_text = kept
+        if shared_deal is None:
+            own = members(dumps({k: v for k, v in view.items() if k not in shared_match}))
+            return view, object_text((), own, match_text)
+        own = members(dumps({key: view[key] for key in _OWN_DEAL_KEYS}))
+        seat_text = members(dumps({"game": self.game, "seat": seat}))
+        return view, object_text((), own, deal_text, seat_text, match_text)
+
     def view(self, seat: int | None) -> dict[str, Any]:
-        match = self.match
-        players = match.options.players
-        cutter = self.cutter
+        _, shared_deal, shared_match = self._shared_view()
         view: dict[str, Any]
-        if cutter is not None:
+        if shared_deal is None:
+            cutter = self.cutter
+            assert cutter is not None
             view = self._cut_view(seat, cutter)
         else:
+            # Only the hand and the legal cards are the seat's own; the rest is shared
+            # (read only) by every seat's view of this version, in the same order as ever.
+            deal = self.match.deal
+            moving = seat is not None and deal.to_move == seat
+            view = {
+                "deal_number": shared_deal["deal_number"],
+                "dealer": shared_deal["dealer"],
+                "to_move": shared_deal["to_move"],
+                "hand": [str(c) for c in deal.hand(seat)] if seat is not None else None,
+                "legal": [str(c) for c in deal.legal_actions()] if moving else [],
+                **shared_deal["rest"],
+            }
+        view["game"] = self.game
+        view["seat"] = seat
+        view.update(shared_match)
+        return view
+
+    def _shared_view(self) -> tuple[int, dict[str, Any] | None, dict[str, Any]]:
+        """What every seat's view of this version shares: made once per version."""
+        kept = self._shared
+        version = self.version
+        if kept is not None and kept[0] == version:
+            return kept
+        match = self.match
+        shared_deal: dict[str, Any] | None = None
+        if self.cutter is None:
             deal = match.deal
-            # A spectator's view starts from seat 0's observation with everything private removed.
-            obs = deal.observation(0 if seat is None else seat)
+            # The public part of the deal: a spectator's view of seat 0's observation.
+            obs = deal.observation(0)
             last_trick: dict[str, Any] | None = None
             if obs.tricks:
                 last_trick = _trick(obs.tricks[-1])
             elif not obs.trick.cards and len(match.deals) > 1:
                 last_trick = _trick(match.deals[-2].tricks[-1])
-            view = {
+            shared_deal = {
                 "deal_number": len(match.deals),
                 "dealer": obs.dealer,
                 "to_move": obs.to_move if not match.is_over else None,
-                "hand": [str(c) for c in obs.hand] if seat is not None else None,
-                "legal": [str(c) for c in obs.legal_actions] if seat is not None else [],
-                "hand_sizes": list(obs.hand_sizes),
-                "trick": _trick(obs.trick),
-                "trick_number": obs.trick_number,
-                "last_trick": last_trick,
-                "tricks_per_deal": obs.tricks_per_deal,
-                "penalties": list(obs.penalties),
-                "penalty_events": self._penalties(deal),
-                "cut": None,
+                "rest": {
+                    "hand_sizes": list(obs.hand_sizes),
+                    "trick": _trick(obs.trick),
+                    "trick_number": obs.trick_number,
+                    "last_trick": last_trick,
+                    "tricks_per_deal": obs.tricks_per_deal,
+                    "penalties": list(obs.penalties),
+                    "penalty_events": self._penalties(deal),
+                    "cut": None,
+                },
             }
         finished = [d for d in match.deals if d.is_over]
-        view |= {
-            "game": self.game,
-            "seat": seat,
-            "players": players,
+        shared_match: dict[str, Any] = {
+            "players": match.options.players,
             "names": list(match.seat_names),
-            "version": self.version,
+            "version": version,
             "cuts": self._cuts(),
             "totals": list(match.totals()),
             "team_totals": list(match.team_totals()),
@@ -295,22 +348,23 @@ class SlobberhannesTable:
             "target": match.options.target,
             # The effective rule: options only name what differs from their preset.
             "scoring": match.options.scoring,
-            "options": match.options.to_dict(),
+            "options": self._options_json,
             "deals": [self._deal_summary(i + 1, d) for i, d in enumerate(finished)],
             "over": match.is_over,
             "result": None,
         }
         if match.result is not None:
             result = match.result
-            view["result"] = {
+            shared_match["result"] = {
                 "totals": list(result.totals),
                 "losers": list(result.losers),
                 "winners": list(result.winners),
                 "settlement": list(result.settlement),
             }
         if match.draw is not None:
-            view["draw"] = match.draw.to_dict()
-        return view
+            shared_match["draw"] = match.draw.to_dict()
+        kept = self._shared = (version, shared_deal, shared_match)
+        return kept
 
     def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
         record = self.match.to_record()

@@ -1,0 +1,91 @@
+"""Messages as a WebSocket carries them: JSON text, made once where several share it.
+
+Every message goes out as ``json.dumps(message, ensure_ascii=False)`` would write
+it (``", "`` and ``": "`` between items, the keys in the dict's order). That text
+is the sum of its parts: an object's text is its members' texts joined with
+``", "`` inside braces. So a part several messages share (the table's summary,
+the game log's new entries, the part of a view every seat sees alike) can be
+encoded once and spliced into each message, and the bytes sent are the same
+as if each message had been encoded whole.
+
+>>> message = {"type": "state", "version": 3, "table": {"id": "t", "you": 1, "seats": []}}
+>>> split = SplitObject(message["table"], "you")
+>>> text = object_text([("type", dumps("state")), ("version", "3"), ("table", split.text(1))])
+>>> text == json.dumps(message, ensure_ascii=False)
+True
+>>> Encoded(message, text) == message, Encoded(message, text).text == text
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+__all__ = ["Encoded", "SplitObject", "dumps", "members", "message_text", "object_text"]
+
+#: One encoder for every message (``json.dumps`` with an argument makes a new one per call).
+_ENCODE: Final = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def dumps(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)``."""
+    text: str = _ENCODE(value)
+    return text
+
+
+def members(text: str) -> str:
+    """The members of an object's JSON text, without its braces (``""`` for ``{}``)."""
+    return text[1:-1]
+
+
+def object_text(items: Iterable[tuple[str, str]], *spliced: str) -> str:
+    """An object's text from (key, the value's JSON text) pairs, then ``spliced`` members
+    (texts from :func:`members`; empty ones are left out), in that order."""
+    parts = [f"{dumps(key)}: {value}" for key, value in items]
+    parts.extend(part for part in spliced if part)
+    return "{" + ", ".join(parts) + "}"
+
+
+class SplitObject:
+    """An object whose members are encoded once but for one, ``key``, given per use.
+
+    >>> SplitObject({"a": 1, "you": None, "b": [2]}, "you").text(0)
+    '{"a": 1, "you": 0, "b": [2]}'
+    """
+
+    __slots__ = ("_after", "_before", "_key")
+
+    def __init__(self, value: Mapping[str, Any], key: str) -> None:
+        keys = list(value)
+        at = keys.index(key)
+        self._key = dumps(key)
+        self._before = members(dumps({k: value[k] for k in keys[:at]}))
+        self._after = members(dumps({k: value[k] for k in keys[at + 1 :]}))
+
+    def text(self, value: Any) -> str:
+        """The object's text with ``value`` for the key held out."""
+        parts = [self._before, f"{self._key}: {dumps(value)}", self._after]
+        return "{" + ", ".join(part for part in parts if part) + "}"
+
+
+class Encoded(dict[str, Any]):
+    """A message (a dict like any other) that carries its JSON text, made already.
+
+    The connection's writer sends :attr:`text` as it is; whoever copies the message
+    into a new dict gets a plain one, encoded when sent.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, message: Mapping[str, Any], text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def message_text(message: Mapping[str, Any]) -> str:
+    """What the WebSocket sends for ``message``."""
+    if type(message) is Encoded:
+        return message.text
+    return dumps(message)
