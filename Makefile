@@ -12,7 +12,8 @@ COMPILED := setup.py src/kartentisch/tricks.py src/kartentisch/search/_maxn.c \
 	src/kartentisch/search/_dokosolve.c src/kartentisch/interop/_vecslob.c \
 	$(addprefix src/kartentisch/games/doppelkopf/,actions.py announcements.py armut.py \
 	deal.py declarations.py play.py scoring.py scoring_base.py scoring_ddv.py \
-	scoring_house.py state.py trumps.py)
+	scoring_house.py state.py trumps.py) \
+	src/kartentisch/games/slobberhannes/deal.py
 
 # `make run` and `make play` need only the runtime dependencies; the tests the dev extra.
 $(RUN_STAMP): pyproject.toml $(COMPILED)
@@ -34,8 +35,8 @@ play: $(RUN_STAMP)
 	$(BIN)/kartentisch play slobberhannes
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
-	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
+	$(BIN)/ruff check src tests benchmarks examples setup.py conftest.py
+	$(BIN)/ruff format --check src tests benchmarks examples setup.py conftest.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

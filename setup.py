@@ -39,6 +39,7 @@ MYPYC_MODULES = [
     "kartentisch/games/doppelkopf/scoring_house.py",
     "kartentisch/games/doppelkopf/state.py",
     "kartentisch/games/doppelkopf/trumps.py",
+    "kartentisch/games/slobberhannes/deal.py",
 ]
 HASHES = SRC / "kartentisch" / "_compiled_sources.py"
 

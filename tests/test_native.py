@@ -147,3 +147,75 @@ def test_compiled_and_python_engines_play_the_same_games() -> None:
     assert compiled["compiled"] and not pure["compiled"]
     for case, a, b in zip(cases, compiled["games"], pure["games"], strict=True):
         assert a == b, case
+
+
+#: Plays seeded random Slobberhannes deals (now and then an illegal card first, whose
+#: refusal is recorded) and prints what they produced, as JSON.
+SLOBBERHANNES_PLAYER = """
+import json, random, sys
+from kartentisch import _native
+from kartentisch.errors import IllegalActionError
+from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
+
+def play(options, seed):
+    rng = random.Random(seed)
+    deal = SlobberhannesDeal.from_seed(rng, dealer=rng.randrange(options["players"]),
+                                       options=options)
+    events, refused = [], []
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        others = [c for c in deal.options.deck() if c not in legal]
+        if others and rng.random() < 0.1:
+            try:
+                deal.apply(rng.choice(others), seat=rng.randrange(options["players"]))
+            except IllegalActionError as exc:
+                refused.append([exc.rule, str(exc), exc.seat, str(exc.action), repr(exc.params)])
+        copy = deal.copy() if rng.random() < 0.05 else None
+        events += [repr(e) for e in deal.apply(rng.choice(legal))]
+        if copy is not None:
+            copy.apply(copy.legal_actions()[0])
+    return {"record": deal.to_record(), "points": list(deal.points()), "events": events,
+            "refused": refused, "observation": deal.observation(0).to_dict(),
+            "penalties": [repr(p) for p in deal.penalties()]}
+
+games = [play(o, s) for o, s in json.loads(sys.argv[1])]
+print(json.dumps({"compiled": _native.compiled(), "games": games}))
+"""
+
+
+def test_compiled_and_python_slobberhannes_play_the_same_deals() -> None:
+    if not _native.compiled():
+        pytest.skip(f"the engine is not compiled here: {_native.status()}")
+    rng = random.Random(20261206)
+    cases = [
+        (options, rng.randrange(2**32))
+        for options in [
+            {"players": 4},
+            {"players": 3, "revokes": "penalty"},
+            {"players": 5},
+            {"players": 6, "revokes": "penalty"},
+            {"players": 7},
+            {"players": 4, "all_three_bonus": False, "revokes": "penalty"},
+        ]
+        for _ in range(40)
+    ]
+    outputs = []
+    for pure in (False, True):
+        env = dict(os.environ)
+        env.pop("KARTENTISCH_PURE_PYTHON", None)
+        if pure:
+            env["KARTENTISCH_PURE_PYTHON"] = "1"
+        done = subprocess.run(
+            [sys.executable, "-c", SLOBBERHANNES_PLAYER, json.dumps(cases)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            timeout=300,
+        )
+        outputs.append(json.loads(done.stdout))
+    compiled, python = outputs
+    assert compiled["compiled"] and not python["compiled"]
+    assert any(game["refused"] for game in compiled["games"])
+    for case, a, b in zip(cases, compiled["games"], python["games"], strict=True):
+        assert a == b, case

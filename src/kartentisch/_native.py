@@ -45,6 +45,7 @@ COMPILED_MODULES: Final = (
     "kartentisch.games.doppelkopf.scoring_house",
     "kartentisch.games.doppelkopf.state",
     "kartentisch.games.doppelkopf.trumps",
+    "kartentisch.games.slobberhannes.deal",
 )
 _PACKAGE: Final = Path(__file__).resolve().parent
 

@@ -77,9 +77,13 @@ from kartentisch.games.slobberhannes import (
 )
 
 __all__ = [
+    "DECLARATION_ROUNDS",
     "DOPPELKOPF_ACTIONS",
     "DOPPELKOPF_CARDS",
+    "DOPPELKOPF_PHASES",
     "DOPPELKOPF_WORDS",
+    "DOPPELKOPF_WORD_IDS",
+    "SEEN_GAME_TYPES",
     "SLOBBERHANNES_ACTIONS",
     "SLOBBERHANNES_CARDS",
     "Block",
@@ -129,14 +133,22 @@ DOPPELKOPF_WORDS: Final[tuple[Call, ...]] = (
     # Solo kinds added later come after the words, so that no id changes.
     *(Call("solo", kind, ouvert) for kind in ALL_SOLI[_FIRST_SOLI:] for ouvert in (False, True)),
 )
-_WORD_ID: Final[Mapping[Call, int]] = {
+DOPPELKOPF_WORD_IDS: Final[Mapping[Call, int]] = {
     w: len(DOPPELKOPF_CARDS) + i for i, w in enumerate(DOPPELKOPF_WORDS)
 }
 DOPPELKOPF_ACTIONS: Final = len(DOPPELKOPF_CARDS) + len(DOPPELKOPF_WORDS)
 
-_PHASES: Final = ("declare", "armut_answer", "armut_give", "armut_return", "play", "done", "redeal")
-_ROUNDS: Final = ("scharfe", "solo", "marriage", "vorbehalt", "reservation")
-_GAME_TYPES: Final = ("undecided", *GAME_TYPES)
+DOPPELKOPF_PHASES: Final = (
+    "declare",
+    "armut_answer",
+    "armut_give",
+    "armut_return",
+    "play",
+    "done",
+    "redeal",
+)
+DECLARATION_ROUNDS: Final = ("scharfe", "solo", "marriage", "vorbehalt", "reservation")
+SEEN_GAME_TYPES: Final = ("undecided", *GAME_TYPES)
 _EXCHANGE: Final = ("armut_give", "armut_return")
 
 
@@ -160,7 +172,7 @@ def doppelkopf_action_id(action: Card | Call) -> int | None:
     """
     if isinstance(action, Card):
         return _DOKO_ID.get(action)
-    return _WORD_ID.get(action)
+    return DOPPELKOPF_WORD_IDS.get(action)
 
 
 # -- layouts ---------------------------------------------------------------------------
@@ -288,8 +300,15 @@ def doppelkopf_layout(players: int, hand_size: int) -> Layout:
             Block("leader", (n,), 1, "the seat that leads (led) the current trick", seats=True),
             Block("to_move", (n,), 1, "the seat to move (all 0 once the deal is over)", seats=True),
             Block("dealer", (n,), 1, "the dealer", seats=True),
-            Block("phase", (len(_PHASES),), 1, "one-hot: " + ", ".join(_PHASES)),
-            Block("round", (len(_ROUNDS),), 1, "declaration round: " + ", ".join(_ROUNDS)),
+            Block(
+                "phase", (len(DOPPELKOPF_PHASES),), 1, "one-hot: " + ", ".join(DOPPELKOPF_PHASES)
+            ),
+            Block(
+                "round",
+                (len(DECLARATION_ROUNDS),),
+                1,
+                "declaration round: " + ", ".join(DECLARATION_ROUNDS),
+            ),
             Block(
                 "said",
                 (n, words),
@@ -299,9 +318,9 @@ def doppelkopf_layout(players: int, hand_size: int) -> Layout:
             ),
             Block(
                 "game_type",
-                (len(_GAME_TYPES),),
+                (len(SEEN_GAME_TYPES),),
                 1,
-                "as the seat knows it: " + ", ".join(_GAME_TYPES),
+                "as the seat knows it: " + ", ".join(SEEN_GAME_TYPES),
                 private=True,
             ),
             Block("soloist", (n,), 1, "the soloist of a declared solo", seats=True, private=True),
@@ -484,19 +503,19 @@ def encode_doppelkopf(obs: DoppelkopfObservation, selection: Sequence[Card] = ()
         if obs.phase == "play":
             mark("leader", obs.trick.leader)
     mark("dealer", obs.dealer)
-    v["phase"][_PHASES.index(obs.phase)] = 1
+    v["phase"][DOPPELKOPF_PHASES.index(obs.phase)] = 1
     if obs.declaration_round is not None:
-        v["round"][_ROUNDS.index(obs.declaration_round)] = 1
+        v["round"][DECLARATION_ROUNDS.index(obs.declaration_round)] = 1
     said = v["said"]
     words = len(DOPPELKOPF_CARDS)
     for seat, text in obs.declarations:
         action = parse_action(text)
-        index = _WORD_ID.get(action) if isinstance(action, Call) else None
+        index = DOPPELKOPF_WORD_IDS.get(action) if isinstance(action, Call) else None
         if index is not None:
             said[rel(seat), index - words] = 1
     for a in obs.announcements:
-        said[rel(a.seat), _WORD_ID[Call(a.word)] - words] = 1
-    v["game_type"][_GAME_TYPES.index(obs.game_type)] = 1
+        said[rel(a.seat), DOPPELKOPF_WORD_IDS[Call(a.word)] - words] = 1
+    v["game_type"][SEEN_GAME_TYPES.index(obs.game_type)] = 1
     mark("soloist", obs.soloist)
     count("open_hand", obs.open_hand)
     mark("hochzeit", obs.hochzeit)
@@ -674,7 +693,8 @@ class SlobberhannesTable(Table):
         if seat is None or not 0 <= action < SLOBBERHANNES_ACTIONS:
             raise self._refuse(action)
         card = SLOBBERHANNES_CARDS[action]
-        if not self.deal.can(card):
+        # The legal cards are cached by the deal (and what ``can`` would accept).
+        if card not in self.deal.legal_actions():
             raise self._refuse(action)
         self.deal.apply(card)
         self.history.append((seat, action))
@@ -785,7 +805,9 @@ class DoppelkopfTable(Table):
             else:
                 for action in deal.legal_actions(seat):
                     index = (
-                        _DOKO_ID.get(action) if isinstance(action, Card) else _WORD_ID.get(action)
+                        _DOKO_ID.get(action)
+                        if isinstance(action, Card)
+                        else DOPPELKOPF_WORD_IDS.get(action)
                     )
                     if index is not None:
                         ids.add(index)

@@ -60,6 +60,11 @@ from kartentisch.interop.encoding import (
     slobberhannes_layout,
     view_layout,
 )
+from kartentisch.interop.incremental import (
+    SlobberhannesVectors,
+    doppelkopf_vector,
+    slobberhannes_mask,
+)
 
 __all__ = [
     "GAMES",
@@ -123,6 +128,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self._table: Table | None = None
         self._scores: tuple[float, ...] = (0.0,) * num_seats
+        self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -163,6 +169,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._scores = table.scores()
+        self._points = table.deal.points()
         seat = table.to_move
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
@@ -182,19 +189,31 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} is to act: give an action id, not None")
         table = self.table
         self._cumulative_rewards[agent] = 0.0
-        table.apply_id(int(action))
-        scores = table.scores()
-        self.rewards = {
-            name: scores[self._seat_of[name]] - self._scores[self._seat_of[name]]
-            for name in self.agents
-        }
-        self._scores = scores
+        action = int(action)
+        table.apply_id(action)
+        self._applied(self._seat_of[agent], action)
+        points = table.deal.points()
+        if points == self._points:
+            # Nobody scored (most steps): every reward is 0, nothing to accumulate.
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        else:
+            self._points = points
+            scores = table.scores()
+            self.rewards = {
+                name: scores[self._seat_of[name]] - self._scores[self._seat_of[name]]
+                for name in self.agents
+            }
+            self._scores = scores
+            self._accumulate_rewards()
         seat = table.to_move
         if seat is None:
             self.terminations = {name: True for name in self.agents}
         else:
             self.agent_selection = self.possible_agents[seat]
-        self._accumulate_rewards()
+
+    def _applied(self, seat: int, action: int) -> None:
+        """Seat ``seat``'s action ``action`` was applied to the table (for subclasses
+        that keep observations up to date as the deal goes on)."""
 
     def state(self) -> Any:
         """The whole deal as one vector (every hand; :attr:`state_space`): the public
@@ -248,7 +267,27 @@ class SlobberhannesEnv(TrickGameEnv):
         )
 
     def _new_table(self, seed: int, dealer: int) -> Table:
-        return SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
+        table = SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
+        self._vectors = SlobberhannesVectors(table.deal)
+        return table
+
+    def observe(self, agent: str) -> Observation:
+        # The vectors are kept up to date card by card (interop/incremental.py):
+        # the same values as encode_slobberhannes, without building them anew.
+        seat = self._seat_of[agent]
+        deal = self.table.deal
+        vectors = self._vectors
+        if vectors.deal is not deal or vectors.actions != len(deal.actions):
+            # The table was played on without step(): take the deal over afresh.
+            vectors = self._vectors = SlobberhannesVectors(deal)
+        if seat == deal.to_move:
+            mask = slobberhannes_mask(deal.legal_actions())
+        else:
+            mask = np.zeros(SLOBBERHANNES_ACTIONS, np.int8)
+        return {"observation": self._vectors.vector(seat), "action_mask": mask}
+
+    def _applied(self, seat: int, action: int) -> None:
+        self._vectors.played(seat, action)
 
     def _render_text(self) -> str:
         from kartentisch.games.slobberhannes.text import render
@@ -289,6 +328,15 @@ class DoppelkopfEnv(TrickGameEnv):
     def _new_table(self, seed: int, dealer: int) -> Table:
         return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
 
+    def observe(self, agent: str) -> Observation:
+        # encode_doppelkopf's values, written by flat offsets (interop/incremental.py).
+        seat = self._seat_of[agent]
+        table = self.table
+        assert isinstance(table, DoppelkopfTable)
+        vector = doppelkopf_vector(table.deal.observation(seat), table.own_selection(seat))
+        mask = table.mask() if seat == table.to_move else np.zeros(self.num_actions, np.int8)
+        return {"observation": vector, "action_mask": mask}
+
     def _render_text(self) -> str:
         from kartentisch.games.doppelkopf.text import render
 
@@ -304,11 +352,143 @@ GAMES: dict[str, type[SlobberhannesEnv] | type[DoppelkopfEnv]] = {
 }
 
 
+#: The attributes a loop reads at every step. PettingZoo's wrappers find them by
+#: ``__getattr__``, wrapper by wrapper, down to the environment; the wrappers below
+#: read them from the environment directly (no wrapper defines them).
+_STEP_ATTRIBUTES: tuple[str, ...] = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+
+
+def _direct(name: str, *, guarded: bool) -> property:
+    """A property reading ``name`` from the bare environment (``guarded``: only
+    after ``reset``, as OrderEnforcingWrapper's ``__getattr__`` checks)."""
+
+    def get(self: Any) -> Any:
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._bare, name)
+
+    def put(self: Any, value: Any) -> None:
+        setattr(self._bare, name, value)
+
+    return property(get, put)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's TerminateIllegalWrapper, the step's attributes read directly."""
+
+    def __init__(self, env: TrickGameEnv, illegal_reward: float) -> None:
+        self._bare = env
+        super().__init__(env, illegal_reward=illegal_reward)
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's AssertOutOfBoundsWrapper, the step's attributes read directly."""
+
+    def __init__(self, env: Any) -> None:
+        self._bare = env.unwrapped
+        super().__init__(env)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's OrderEnforcingWrapper around the two others, with a short way
+    through all three for what a loop does at every step.
+
+    ``observe``, ``last`` and ``step`` do what the three wrappers do one after the
+    other; where that is more than the common case (before a reset, an agent
+    that is done, an action out of bounds or not legal, after an illegal one)
+    they hand over to the wrappers themselves. The short way needs
+    TerminateIllegalWrapper's bookkeeping as PettingZoo 1.25–1.27 keep it (the
+    last observation of the agent to act); without it every call goes through
+    the wrappers.
+    """
+
+    def __init__(self, env: Any) -> None:
+        bare: TrickGameEnv = env.unwrapped
+        self._bare = bare
+        illegal = env.env
+        self._illegal: _TerminateIllegal | None = (
+            illegal
+            if isinstance(illegal, _TerminateIllegal)
+            and all(hasattr(illegal, a) for a in ("_prev_obs", "_prev_info", "_terminated"))
+            else None
+        )
+        super().__init__(env)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+    def observe(self, agent: str) -> Any:
+        illegal = self._illegal
+        if illegal is None or not self._has_reset:
+            return super().observe(agent)
+        bare = self._bare
+        obs = bare.observe(agent)
+        if agent == bare.agent_selection:  # as TerminateIllegalWrapper.observe
+            illegal._prev_obs = obs
+            illegal._prev_info = bare.infos.get(agent, {})
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._illegal is None or not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        bare = self._bare
+        agent = bare.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            bare._cumulative_rewards[agent],
+            bare.terminations[agent],
+            bare.truncations[agent],
+            bare.infos[agent],
+        )
+
+    def step(self, action: Any) -> None:
+        illegal = self._illegal
+        bare = self._bare
+        if (
+            illegal is not None
+            and self._has_reset
+            and bare.agents
+            and not illegal._terminated
+            and type(action) is int
+            and 0 <= action < bare.num_actions
+            and isinstance(illegal._prev_obs, dict)
+        ):
+            agent = bare.agent_selection
+            mask = illegal._prev_obs["action_mask"]
+            if not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
+                # In bounds, legal, the agent to act alive: what the three wrappers
+                # do then is to note the step and forget the observation.
+                self._has_updated = True
+                illegal._prev_obs = None
+                illegal._prev_info = None
+                bare.step(action)
+                return
+        super().step(action)
+
+
+for _name in _STEP_ATTRIBUTES:
+    setattr(_TerminateIllegal, _name, _direct(_name, guarded=False))
+    setattr(_AssertOutOfBounds, _name, _direct(_name, guarded=False))
+    setattr(_OrderEnforcing, _name, _direct(_name, guarded=_name != "_cumulative_rewards"))
+
+
 def _wrap(env: TrickGameEnv) -> Any:
     """PettingZoo's wrappers for classic games: an illegal action ends the deal, the
-    actor scoring the game's lowest score; action bounds checked; call order enforced."""
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=env.lowest_score)
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+    actor scoring the game's lowest score; action bounds checked; call order enforced.
+
+    They are PettingZoo's TerminateIllegalWrapper, AssertOutOfBoundsWrapper and
+    OrderEnforcingWrapper (subclasses: the attributes read at every step are
+    looked up directly rather than through each wrapper's ``__getattr__``)."""
+    inner = _TerminateIllegal(env, illegal_reward=env.lowest_score)
+    return _OrderEnforcing(_AssertOutOfBounds(inner))
 
 
 def raw_env(

@@ -132,6 +132,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         party = "kontra"
     revealed = _revealed(deal, seat, silent_hidden)
     trumps = tuple(c for c in dict.fromkeys(deal.options.deck()) if order.suit_of[c] == 4)
+    held = play.hands if play is not None else deal.hands  # (counted, not sorted)
     return DoppelkopfObservation(
         seat=seat,
         players=deal.num_seats,
@@ -164,7 +165,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
         pigs=deal.pigs_known_to(seat),
         trick=play.trick.freeze() if play is not None else PlayedTrick(deal.leader, (), (), None),
         tricks=deal.tricks,
-        hand_sizes=tuple(len(deal.hand(s)) for s in range(deal.num_seats)),
+        hand_sizes=tuple(len(held[s]) for s in range(deal.num_seats)),
         announcements=tuple(deal.announcements),
         party=party,
         revealed=revealed,

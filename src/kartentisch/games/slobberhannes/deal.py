@@ -21,13 +21,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card
 from kartentisch.dealing import deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError
+from kartentisch.games.slobberhannes.events import (
+    CardPlayed,
+    DealEnded,
+    DealStarted,
+    PenaltyCharged,
+    SlobberhannesObservation,
+    TrickWon,
+)
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick, TrickOrder, TrickPlay
 
@@ -49,87 +56,9 @@ ORDER: Final = TrickOrder.plain("A K Q J 10 9 8 7")
 
 #: Penalty reasons, in the order they can be charged within a deal.
 REASONS: Final = ("first_trick", "queen_of_clubs", "last_trick", "all_three", "revoke")
-
-
-@dataclass(frozen=True, slots=True)
-class DealStarted(Event):
-    type: ClassVar[str] = "deal_started"
-    dealer: int
-    leader: int
-    hand_sizes: tuple[int, ...]
-    packets: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    type: ClassVar[str] = "card_played"
-    seat: int
-    card: Card
-    trick: int
-    revoke: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TrickWon(Event):
-    type: ClassVar[str] = "trick_won"
-    trick: int
-    seat: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PenaltyCharged(Event):
-    """A chip paid into the middle: ``reason`` is one of :data:`REASONS`."""
-
-    type: ClassVar[str] = "penalty"
-    seat: int
-    reason: str
-    chips: int
-    trick: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class DealEnded(Event):
-    type: ClassVar[str] = "deal_ended"
-    points: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SlobberhannesObservation:
-    """What one seat knows: its own hand and everything played in the open."""
-
-    seat: int
-    players: int
-    dealer: int
-    hand: tuple[Card, ...]
-    to_move: int | None
-    legal_actions: tuple[Card, ...]
-    trick: PlayedTrick
-    tricks: tuple[PlayedTrick, ...]
-    hand_sizes: tuple[int, ...]
-    penalties: tuple[int, ...]
-    tricks_per_deal: int
-    options: SlobberhannesOptions
-
-    @property
-    def trick_number(self) -> int:
-        """1-based number of the trick being played."""
-        return len(self.tricks) + 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "players": self.players,
-            "dealer": self.dealer,
-            "hand": [str(c) for c in self.hand],
-            "to_move": self.to_move,
-            "legal_actions": [str(c) for c in self.legal_actions],
-            "trick": self.trick.to_dict(),
-            "tricks": [t.to_dict() for t in self.tricks],
-            "hand_sizes": list(self.hand_sizes),
-            "penalties": list(self.penalties),
-            "options": self.options.to_dict(),
-        }
+#: Given as the hands, makes an empty deal for :meth:`SlobberhannesDeal.copy` to fill
+#: (compiled, the class cannot be made without its ``__init__``).
+_UNFILLED: Final[list[list[Card]]] = []
 
 
 def _to_card(value: object) -> Card:
@@ -138,6 +67,14 @@ def _to_card(value: object) -> Card:
     if isinstance(value, int) and not isinstance(value, bool):
         return Card(value)
     raise NotationError(f"{value!r} is not a card; write cards as text such as QC or 10H")
+
+
+def _seat(dealer: object, n: int) -> int:
+    """``dealer`` if it is a seat of an ``n``-seat table, else DealError. (The
+    parameters are typed ``object``: compiled, an ``int`` one would take True for 1.)"""
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    return dealer
 
 
 def sort_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -154,16 +91,17 @@ class SlobberhannesDeal(GameState[Card]):
         self,
         hands: Sequence[Sequence[Card | str]],
         *,
-        dealer: int,
+        dealer: object,
         options: SlobberhannesOptions | Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
     ) -> None:
+        if hands is _UNFILLED:
+            return  # copy() fills it
         if not isinstance(options, SlobberhannesOptions):
             options = SlobberhannesOptions.from_dict(options)
         self.options = options
         n = options.players
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        dealer = _seat(dealer, n)
         self.dealer = dealer
         self.seat_names: tuple[str, ...] | None = tuple(seats) if seats is not None else None
         if self.seat_names is not None and len(self.seat_names) != n:
@@ -221,7 +159,7 @@ class SlobberhannesDeal(GameState[Card]):
         cls,
         seed: int | random.Random,
         *,
-        dealer: int,
+        dealer: object,
         options: SlobberhannesOptions | Mapping[str, Any] | None = None,
         cut: int | None = None,
         seats: Sequence[str] | None = None,
@@ -236,7 +174,8 @@ class SlobberhannesDeal(GameState[Card]):
                 raise DealError(f"a cut must leave cards in both packets: 1 to {len(deck) - 1}")
             deck = deck[cut:] + deck[:cut]
         n = options.players
-        order = [(dealer + 1 + i) % n for i in range(n)]
+        first = (_seat(dealer, n) + 1) % n
+        order = [(first + i) % n for i in range(n)]
         by_seat = deal_packets(deck, order, options.packets)
         return cls([by_seat[s] for s in range(n)], dealer=dealer, options=options, seats=seats)
 
@@ -306,7 +245,9 @@ class SlobberhannesDeal(GameState[Card]):
             return []
         return ORDER.playable(play.hands[seat], play.led_suit)
 
-    def check(self, action: Card, seat: int | None = None) -> None:
+    def check(self, action: object, seat: int | None = None) -> None:
+        # (``action`` is typed ``object``: compiled, any other type would be refused
+        # with a TypeError before the rules could name it.)
         if not isinstance(action, Card):
             raise IllegalActionError(
                 "unknown_action", f"a Slobberhannes action is a card, not {action!r}", seat=seat
@@ -320,7 +261,7 @@ class SlobberhannesDeal(GameState[Card]):
             must_follow=self.options.revokes == "forbidden",
         )
 
-    def apply(self, action: Card, seat: int | None = None) -> list[Event]:
+    def apply(self, action: object, seat: int | None = None) -> list[Event]:
         play = self._play
         mover = play.to_move
         # Fast path: the legal actions are known and hold this card.
@@ -332,7 +273,7 @@ class SlobberhannesDeal(GameState[Card]):
             or (seat is not None and seat != mover)
         ):
             self.check(action, seat)
-        assert mover is not None
+        assert mover is not None and isinstance(action, Card)
         self._legal = None
         trick_no = len(play.tricks) + 1
         revoke = self._penalise_revokes and play.is_revoke(mover, action)
@@ -425,7 +366,7 @@ class SlobberhannesDeal(GameState[Card]):
 
     def copy(self) -> SlobberhannesDeal:
         """An independent copy (for search); events and actions are copied too."""
-        new = SlobberhannesDeal.__new__(SlobberhannesDeal)
+        new = SlobberhannesDeal(_UNFILLED, dealer=0)
         new.options = self.options
         new.dealer = self.dealer
         new.seat_names = self.seat_names

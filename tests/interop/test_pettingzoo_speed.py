@@ -1,0 +1,235 @@
+"""The PettingZoo environments' short ways give what the long ways give.
+
+The Slobberhannes environment keeps its observation vectors up to date card by
+card (``interop/incremental.py``) and the wrapped environments take a short
+way through PettingZoo's three wrappers: seeded random deals compare them step
+by step with ``encode_slobberhannes`` and with PettingZoo's own wrappers. The
+benchmark ``benchmarks/pettingzoo_speed.py`` runs (no timing is asserted).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the PettingZoo environments need the 'rl' extra")
+
+import numpy as np
+from pettingzoo.utils import wrappers
+
+from benchmark_scripts import load_benchmark
+from kartentisch.interop.encoding import encode_doppelkopf, encode_slobberhannes
+from kartentisch.interop.pettingzoo import SlobberhannesEnv, env, raw_env
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Dict observations; illegal moves
+        yield
+
+
+SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
+    None,
+    {"players": 3, "revokes": "penalty"},
+    {"players": 5},
+    {"players": 6, "revokes": "penalty"},
+    {"players": 7},
+    {"preset": "russian"},
+]
+
+
+def _reference(bare: Any, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    table = bare.table
+    if bare.metadata["name"].startswith("kartentisch_slobberhannes"):
+        vector = encode_slobberhannes(table.deal.observation(seat))
+    else:
+        vector = encode_doppelkopf(table.deal.observation(seat), table.own_selection(seat))
+    mask = table.mask() if seat == table.to_move else np.zeros(table.num_actions, np.int8)
+    return vector, mask
+
+
+def _check_every_seat(bare: Any) -> None:
+    for seat, agent in enumerate(bare.possible_agents):
+        observation = bare.observe(agent)
+        vector, mask = _reference(bare, seat)
+        assert observation["observation"].dtype == np.float32
+        assert observation["action_mask"].dtype == np.int8
+        assert np.array_equal(observation["observation"], vector), (agent, bare.table.history)
+        assert np.array_equal(observation["action_mask"], mask), agent
+
+
+@pytest.mark.parametrize("options", SLOBBERHANNES_OPTIONS)
+def test_slobberhannes_vectors_equal_the_encoder_at_every_step(
+    options: dict[str, Any] | None,
+) -> None:
+    bare = raw_env("slobberhannes", options)
+    rng = random.Random(41)
+    bare.reset(seed=41)
+    for _ in range(12):
+        bare.reset()
+        while True:
+            _check_every_seat(bare)
+            observation, _, termination, _, _ = bare.last()
+            if termination:
+                break
+            bare.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+
+
+DOPPELKOPF_OPTIONS: list[dict[str, Any] | None] = [
+    None,
+    {"preset": "ddv"},
+    {"players": 5},
+    {"preset": "ddv", "schweinchen": "first_played", "nines": False},
+]
+
+
+@pytest.mark.parametrize("options", DOPPELKOPF_OPTIONS)
+def test_doppelkopf_vectors_equal_the_encoder_at_every_step(
+    options: dict[str, Any] | None,
+) -> None:
+    bare = raw_env("doppelkopf", options)
+    rng = random.Random(43)
+    bare.reset(seed=43)
+    phases: set[str] = set()
+    for _ in range(6):
+        bare.reset()
+        while True:
+            _check_every_seat(bare)
+            phases.add(bare.table.deal.phase)
+            observation, _, termination, _, _ = bare.last()
+            if termination:
+                break
+            bare.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    assert {"declare", "play"} <= phases
+
+
+def test_doppelkopf_vectors_in_an_armut() -> None:
+    """Seeds whose deals reach an Armut exchange, and its picks, compared too."""
+    seen = 0
+    for seed in range(400):
+        bare = raw_env("doppelkopf")  # (the house rules have the Armut)
+        bare.reset(seed=seed)
+        rng = random.Random(seed)
+        exchanged = False
+        while not bare.table.is_over:
+            _check_every_seat(bare)
+            exchanged |= bare.table.deal.phase in ("armut_give", "armut_return")
+            mask = bare.observe(bare.agent_selection)["action_mask"]
+            ids = np.flatnonzero(mask).tolist()
+            # An Armut and its acceptance if offered; else passes through the
+            # declarations; the cards at random.
+            names = [bare.table.action_name(i) for i in ids]
+            wanted = [i for i, name in zip(ids, names, strict=True) if name in ("armut", "accept")]
+            if not wanted and "pass" in names:
+                wanted = [ids[names.index("pass")]]
+            bare.step(wanted[0] if wanted else rng.choice(ids))
+        seen += exchanged
+        if seen >= 2:
+            break
+    assert seen >= 2
+
+
+def test_vectors_follow_a_table_played_without_step() -> None:
+    bare = SlobberhannesEnv()
+    bare.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(11):  # the middle of the third trick, outside the environment
+        bare.table.apply_id(rng.choice(bare.table.legal_ids()))
+    _check_every_seat(bare)
+    bare.step(bare.table.legal_ids()[0])
+    _check_every_seat(bare)
+
+
+def _plain_wrapped(game: str, options: dict[str, Any] | None) -> Any:
+    """The bare environment in PettingZoo's own three wrappers, as env() stacked them."""
+    bare = raw_env(game, options)
+    inner = wrappers.TerminateIllegalWrapper(bare, illegal_reward=bare.lowest_score)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
+
+
+def _trace(made: Any, seed: int, episodes: int) -> list[Any]:
+    """Seeded random agents that now and then play an illegal id, a None or an id
+    out of bounds; everything the environment shows, step by step."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    made.reset(seed=seed)
+    for _ in range(episodes):
+        for agent in made.agent_iter():
+            observation, reward, termination, truncation, info = made.last()
+            out.append(
+                (
+                    agent,
+                    observation["observation"].tolist(),
+                    observation["action_mask"].tolist(),
+                    reward,
+                    termination,
+                    truncation,
+                    info,
+                    dict(made.rewards),
+                    dict(made._cumulative_rewards),
+                    list(made.agents),
+                )
+            )
+            if termination or truncation:
+                made.step(None)
+                continue
+            mask = observation["action_mask"]
+            roll = rng.random()
+            if roll < 0.01:
+                action = int(np.flatnonzero(mask == 0)[0])  # illegal: the episode ends
+            elif roll < 0.02:
+                action = np.int64(rng.choice(np.flatnonzero(mask).tolist()))  # not an int
+            else:
+                action = rng.choice(np.flatnonzero(mask).tolist())
+            made.step(action)
+        out.append(("over", list(made.agents), dict(made.rewards)))
+        made.reset()
+    for bad in (-1, len(mask), None):  # out of bounds, or None for a live agent
+        with pytest.raises((AssertionError, ValueError)) as refused:
+            made.step(bad)
+        out.append(("refused", bad, type(refused.value).__name__))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("slobberhannes", None), ("slobberhannes", {"players": 5}), ("doppelkopf", None)],
+)
+def test_wrapped_env_behaves_as_pettingzoos_wrappers(
+    game: str, options: dict[str, Any] | None
+) -> None:
+    episodes = 6 if game == "slobberhannes" else 2
+    fast = env(game, options)
+    assert str(fast) == str(_plain_wrapped(game, options))
+    assert _trace(fast, 9, episodes) == _trace(_plain_wrapped(game, options), 9, episodes)
+
+
+def test_wrapped_env_guards_before_reset() -> None:
+    made = env("slobberhannes")
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = made.agent_selection
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = made.rewards
+
+
+def test_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the script adds benchmarks/ to it
+    module = load_benchmark("pettingzoo_speed")
+    results = module.benchmark(seed=1, seconds=0.02, rounds=2)
+    report = [r.to_dict() for r in results]
+    assert [r["name"] for r in report] == ["slobberhannes", "doppelkopf_house", "doppelkopf_ddv"]
+    for game in report:
+        assert set(game["loops"]) == {"engine", "raw_env", "env"}
+        for loop in game["loops"].values():
+            assert len(loop["per_s"]) == 2 and all(rate > 0 for rate in loop["per_s"])
+        assert set(game["share_of_engine"]) == {"raw_env", "env"}
+    text = module.report_text(results, seed=1, seconds=0.02, rounds=2)
+    assert "share" in text and "Doppelkopf, DDV" in text
+    json.dumps(report)
