@@ -109,13 +109,25 @@ class TrickOrder:
     def winner(self, cards: Sequence[Card], last: bool = False) -> int:
         """Position in ``cards`` (in play order) of the card that wins the trick
         (``last``: the hand's last trick, for :attr:`later_wins_last`)."""
-        # The strongest card that follows or trumps; of equal ones the first played.
-        strength = list(map(self.strength[self.suit_of[cards[0]]].__getitem__, cards))
-        best = max(strength)
-        first = strength.index(best)
+        # The strongest card that follows or trumps; of equal ones the first played
+        # (or the last, for a card in ``later_wins``). A plain loop: compiled, it
+        # builds no lists.
+        lead: int = cards[0]
+        strength = self.strength[self.suit_of[lead]]
+        first = 0
+        best = -2
+        for i in range(len(cards)):
+            c: int = cards[i]
+            s = strength[c]
+            if s > best:
+                best = s
+                first = i
         later = self.later_wins
         if later and cards[first] in later and (self.later_wins_last or not last):
-            return len(strength) - 1 - strength[::-1].index(best)
+            for i in range(len(cards) - 1, first, -1):
+                c = cards[i]
+                if strength[c] == best:
+                    return i
         return first
 
     def beats(self, card: Card, current: Card, led: int, last: bool = False) -> bool:
@@ -167,14 +179,28 @@ class PlayedTrick:
         }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Trick:
     """One trick: who led, the cards in play order, and (once complete) the winner."""
 
     leader: int
-    seats: list[int] = field(default_factory=list)
-    cards: list[Card] = field(default_factory=list)
-    winner: int | None = None
+    seats: list[int]
+    cards: list[Card]
+    winner: int | None
+
+    # Written out rather than generated: compiled, a dataclass's generated
+    # ``__init__`` would run as Python, and a trick is made every four cards.
+    def __init__(
+        self,
+        leader: int,
+        seats: list[int] | None = None,
+        cards: list[Card] | None = None,
+        winner: int | None = None,
+    ) -> None:
+        self.leader = leader
+        self.seats = [] if seats is None else seats
+        self.cards = [] if cards is None else cards
+        self.winner = winner
 
     def freeze(self) -> PlayedTrick:
         return PlayedTrick(self.leader, tuple(self.seats), tuple(self.cards), self.winner)
@@ -236,13 +262,33 @@ class TrickPlay:
 
     def playable(self, seat: int) -> list[Card]:
         """Cards ``seat`` may play without revoking (duplicates collapsed)."""
+        # Follow suit if possible (TrickOrder.playable), each card once, in the order
+        # held: plain loops over card indices and a bit set of the cards taken,
+        # which compiled make no calls.
         cards = self.hands[seat]
         led = self.trick.cards
-        if led:  # follow suit if possible (TrickOrder.playable, without the calls)
-            order = self.order
-            suit = order.suit_cards[order.suit_of[led[0]]]
-            cards = list(filter(suit.__contains__, cards)) or cards
-        return list(dict.fromkeys(cards)) if len(cards) > 1 else list(cards)
+        out: list[Card] = []
+        taken = 0
+        if led:
+            suit_of = self.order.suit_of
+            first: int = led[0]
+            suit = suit_of[first]
+            for card in cards:
+                c: int = card
+                if suit_of[c] == suit:
+                    bit = 1 << c
+                    if not taken & bit:
+                        taken |= bit
+                        out.append(card)
+            if out:
+                return out
+        for card in cards:
+            c = card
+            bit = 1 << c
+            if not taken & bit:
+                taken |= bit
+                out.append(card)
+        return out
 
     def check(self, seat: int, card: Card, *, must_follow: bool = True) -> None:
         """Raise :class:`IllegalActionError` unless ``seat`` may play ``card`` now."""

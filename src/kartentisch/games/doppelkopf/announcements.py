@@ -137,6 +137,27 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
     fewest cards each word needs is worked out once for that state and kept in
     ``deal.announce_needs`` (shared by the seats of a party in the same part).
     """
+    epoch = deal.announce_epoch
+    re_party = deal.re_party
+    hochzeit_trick = deal.hochzeit_trick
+    # The seat's own last answer first: in play only these three change what it is.
+    mine = deal.announce_by_seat[seat]
+    if mine is not None and mine[0] == epoch and mine[1] is re_party and mine[2] == hochzeit_trick:
+        kept = mine[3]
+    else:
+        kept = _needs(deal, seat)
+        deal.announce_by_seat[seat] = (epoch, re_party, hochzeit_trick, kept)
+    if deal.count_tricks:
+        cards = counted_cards(deal, seat)
+    else:  # (the common case inline: the seat's own cards)
+        play = deal.trick_play
+        assert play is not None
+        cards = len(play.hands[seat])
+    return [call for need, call in kept if cards >= need]
+
+
+def _needs(deal: DealState, seat: int) -> tuple[tuple[int, Call], ...]:
+    """The announcements ``seat`` may make, each with the fewest cards it needs."""
     party = deal.party_of(seat)
     key = (
         deal.announce_epoch,
@@ -155,13 +176,7 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
         if len(deal.announce_needs) >= 16:
             deal.announce_needs.clear()  # (states of earlier epochs)
         deal.announce_needs[key] = kept
-    if deal.count_tricks:
-        cards = counted_cards(deal, seat)
-    else:  # (the common case inline: the seat's own cards)
-        play = deal.trick_play
-        assert play is not None
-        cards = len(play.hands[seat])
-    return [call for need, call in kept if cards >= need]
+    return kept
 
 
 def _refuse_all(

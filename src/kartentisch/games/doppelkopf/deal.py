@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card
@@ -360,9 +358,7 @@ class DoppelkopfDeal(DealState):
         # accepted without checking it again: a card of the exact type (cards are
         # interned, and come first in the list), or the very word object offered.
         legal = self._legal.get(who)
-        if legal is None or not (
-            action in legal if type(action) is Card else any(map(is_, legal, repeat(action)))
-        ):
+        if legal is None or not _offered(action, legal):
             self.check(action, seat)
         assert who is not None
         self._legal.clear()
@@ -436,6 +432,14 @@ class DoppelkopfDeal(DealState):
             for a, s in zip(self._actions, self._action_seats, strict=True)
         ]
         return out
+
+
+def _offered(action: Action, legal: list[Action]) -> bool:
+    """Whether ``action`` is among the ``legal`` actions offered: a card of the exact
+    type (cards are interned), or the very word object offered."""
+    if type(action) is Card:
+        return action in legal
+    return any(offered is action for offered in legal)
 
 
 def _malformed(call: Call) -> str | None:

@@ -440,7 +440,7 @@ def declare(deal: DealState, call: Call, seat: int) -> list[Event]:
     elif word == "vorbehalt":
         deal.vorbehalt.append(seat)
     deal.declarations.append((seat, shown))
-    new: list[Event] = [Declared(seat, str(shown))]
+    new: list[Event] = [_declared(seat, str(shown))]
     deal.asking.pop(0)
     if name == "reservation":
         deal.asking = [s for s in deal.asking if _may_outrank(deal, s)]
@@ -453,6 +453,18 @@ def declare(deal: DealState, call: Call, seat: int) -> list[Event]:
         if deal.phase != "declare":
             break
     return new
+
+
+#: The events of declarations are values: one shared instance per seat and text.
+_DECLARED: Final[dict[tuple[int, str], Declared]] = {}
+
+
+def _declared(seat: int, text: str) -> Declared:
+    key = (seat, text)
+    event = _DECLARED.get(key)
+    if event is None:
+        event = _DECLARED[key] = Declared(seat, text)
+    return event
 
 
 def _may_outrank(deal: DealState, seat: int) -> bool:

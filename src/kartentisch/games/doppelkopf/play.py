@@ -15,7 +15,6 @@ the action; the deal keeps the record of actions and events.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Final
 
 from kartentisch.cards import Card
@@ -69,8 +68,20 @@ __all__ = [
 ]
 
 
-#: The events of cards played are values: one shared instance per seat, card and trick.
-_card_played: Final = functools.cache(CardPlayed)
+#: The events of cards played are values: one shared instance per seat, card and trick,
+#: made when first needed and kept by ``(trick * 5 + seat) * 52 + card`` (tricks 1–12).
+_CARD_PLAYED: Final[list[CardPlayed | None]] = [None] * (13 * 5 * 52)
+
+
+def _card_played(seat: int, card: Card, trick: int) -> CardPlayed:
+    c: int = card
+    key = (trick * 5 + seat) * 52 + c
+    if key >= len(_CARD_PLAYED):  # (beyond any deck: not kept)
+        return CardPlayed(seat, card, trick)
+    event = _CARD_PLAYED[key]
+    if event is None:
+        event = _CARD_PLAYED[key] = CardPlayed(seat, card, trick)
+    return event
 
 
 # -- the start -------------------------------------------------------------------

@@ -46,9 +46,12 @@ from kartentisch.games.doppelkopf.scoring import Announcement, GameScore, is_pow
 from kartentisch.games.doppelkopf.trumps import is_normal_order, pig_card, sort_hand, trick_order
 from kartentisch.tricks import PlayedTrick, TrickOrder, TrickPlay
 
-__all__ = ["DealState", "Offence", "SoloClaim", "seat_orders"]
+__all__ = ["AnnounceNeeds", "DealState", "Offence", "SoloClaim", "seat_orders"]
 
 _CARD_TYPE: Final = frozenset({Card})
+#: The announcements a seat may make by the fewest cards each needs, for an epoch
+#: of the announcements, a Re party and a Hochzeit's deciding trick (in this order).
+AnnounceNeeds = tuple[int, frozenset[int] | None, int | None, tuple[tuple[int, Call], ...]]
 _SEQUENCE_TYPES: Final = frozenset({list, tuple})
 
 
@@ -189,6 +192,9 @@ class DealState(GameState[Action]):
         #: word needs in that state, per party and part (see ``announcement_calls``).
         self.announce_epoch = 0
         self.announce_needs: dict[tuple[object, ...], tuple[tuple[int, Call], ...]] = {}
+        #: The same by seat, as last worked out: with the epoch, the Re party and the
+        #: Hochzeit's deciding trick it holds for (asked for at every card).
+        self.announce_by_seat: list[AnnounceNeeds | None] = [None] * n
         self.offences: list[Offence] = []
         self.cards_played = 0
         #: Announcement deadlines counted by tricks (``announcement_count``), read often.
@@ -347,7 +353,7 @@ def _validate_hands(
         out = tuple(map(tuple, hands))  # type: ignore[arg-type]
     else:
         out = _read_hands(options.players, hands, sizes)
-    if sorted(chain.from_iterable(out)) == _sorted_deck(options.nines):
+    if _is_whole_deck(out, options.nines):
         return out  # the whole deck, each card twice (every shuffled deal)
     counts = Counter(chain.from_iterable(out))
     deck = options.deck()
@@ -360,10 +366,24 @@ def _validate_hands(
     return out
 
 
+def _is_whole_deck(hands: tuple[tuple[Card, ...], ...], nines: bool) -> bool:
+    """Whether ``hands`` hold the deck's cards, each twice (counted, not sorted)."""
+    counts = [0] * 52
+    for hand in hands:
+        for card in hand:
+            c: int = card
+            counts[c] += 1
+    return counts == _deck_counts(nines)
+
+
 @functools.cache
-def _sorted_deck(nines: bool) -> list[Card]:
-    """The deck's cards in order (a whole deal, sorted, is this list)."""
-    return sorted(DoppelkopfOptions(nines=nines).deck())
+def _deck_counts(nines: bool) -> list[int]:
+    """How many of each card (by index) the deck holds."""
+    counts = [0] * 52
+    for card in DoppelkopfOptions(nines=nines).deck():
+        c: int = card
+        counts[c] += 1
+    return counts
 
 
 def _read_hands(

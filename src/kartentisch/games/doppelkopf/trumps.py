@@ -206,7 +206,11 @@ def augen_of(cards: Sequence[Card]) -> int:
     >>> augen_of(parse_cards("AH 10H KS QC JD 9D"))
     30
     """
-    return sum(map(AUGEN.__getitem__, cards))
+    total = 0
+    for card in cards:
+        c: int = card
+        total += AUGEN[c]
+    return total
 
 
 @functools.cache
