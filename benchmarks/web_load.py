@@ -60,7 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,9 +123,17 @@ class Run:
     matches_started: int = 0
     stopping: bool = False
     tables: int = 0
+    #: The server (``host:port``) each seat talks to, lobby and WebSocket, when the
+    #: seats talk to different processes of a cluster (benchmarks/web_cluster.py); the
+    #: table is created through ``base``. Empty: every seat talks to ``base``.
+    seat_bases: tuple[str, ...] = ()
 
     def error(self, code: str) -> None:
         self.errors[code] += 1
+
+    def seat_base(self, seat: int) -> str:
+        """The server seat ``seat`` talks to."""
+        return self.seat_bases[seat] if self.seat_bases else self.base
 
 
 def client_event_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -149,10 +157,15 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, data_dir: Path, log: Path, profile: Path | None = None
+    port: int,
+    data_dir: Path,
+    log: Path,
+    profile: Path | None = None,
+    options: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
-    """``kartentisch serve`` on ``port``; under a sampling profiler (its stacks written to
-    ``profile`` when the server stops) if ``profile`` is given."""
+    """``kartentisch serve`` on ``port`` with more ``options`` of ``serve``; under a
+    sampling profiler (its stacks written to ``profile`` when the server stops) if
+    ``profile`` is given."""
     # (A profiled server runs under benchmarks/profiled_serve.py, its sampling profiler.)
     profiler = [str(Path(__file__).with_name("profiled_serve.py")), str(profile), "--"]
     command = [
@@ -169,6 +182,7 @@ def start_server(
         "3600",
         "--log-level",
         "warning",
+        *options,
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -272,18 +286,22 @@ def client_address(slot: int, seat: int) -> str:
     return f"127.{1 + slot // 250}.{1 + slot % 250}.{1 + seat}"
 
 
-async def post(run: Run, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
-    """POST JSON on a connection of its own from address ``source``; the answer's JSON.
+async def post(
+    run: Run, path: str, body: dict[str, Any], source: str, base: str | None = None
+) -> dict[str, Any]:
+    """POST JSON to ``base`` (``run.base`` if not given) on a connection of its own from
+    address ``source``; the answer's JSON.
 
     A few lines of HTTP/1.1 on asyncio streams: an HTTP client library would cost
     this process more CPU than the server spends on the request.
     """
-    host, port = run.base.rsplit(":", 1)
+    base = base or run.base
+    host, port = base.rsplit(":", 1)
     data = json.dumps(body).encode()
     reader, writer = await asyncio.open_connection(host, int(port), local_addr=(source, 0))
     try:
         writer.write(
-            f"POST {path} HTTP/1.1\r\nHost: {run.base}\r\nContent-Type: application/json\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: {base}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
             + data
         )
@@ -316,6 +334,7 @@ async def new_table(run: Run, slot: int) -> tuple[str, list[str]]:
             f"/api/tables/{created['id']}/join",
             {"name": f"Seat {seat + 1}", "seat": seat},
             client_address(slot, seat),
+            run.seat_base(seat),
         )
         tokens.append(joined["token"])
     run.create_latencies.append(time.perf_counter() - start)
@@ -332,7 +351,7 @@ def open_seat(
     @contextlib.asynccontextmanager
     async def opened() -> AsyncIterator[ClientConnection]:
         async with connect(
-            f"ws://{run.base}/ws/tables/{table_id}",
+            f"ws://{run.seat_base(seat)}/ws/tables/{table_id}",
             max_size=None,
             ping_interval=None,
             open_timeout=SILENCE_S,
