@@ -24,7 +24,7 @@ from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import ANNOUNCEMENTS, Call
 from kartentisch.games.doppelkopf.events import Announced
 from kartentisch.games.doppelkopf.scoring import Announcement
-from kartentisch.games.doppelkopf.state import DealState, Offence
+from kartentisch.games.doppelkopf.state import AnnounceNeed, DealState, Offence
 
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.options import DoppelkopfOptions
@@ -106,8 +106,7 @@ def may_still_announce(deal: DealState, seat: int, cards: int) -> bool:
     House timing needs every own card. DDV: the latest word, schwarz, needs
     ``size - 5`` cards, a reply to schwarz one card fewer; a Hochzeit shifts both.
     """
-    options = deal.options
-    if options.announcements == "ten_cards":
+    if deal.announce_rules[1] == "ten_cards":  # (options.announcements)
         return cards == deal.hand_size
     return cards >= deal.hand_size - 6 - _hochzeit_shift(deal)
 
@@ -134,8 +133,8 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
 
     Whether a word is in time depends only on the cards in hand once the rest is
     fixed (the party, the words said, the seat's part in a solo or an Armut): the
-    fewest cards each word needs is worked out once for that state and kept in
-    ``deal.announce_needs`` (shared by the seats of a party in the same part).
+    fewest cards each word needs is worked out once for that state and kept (shared
+    by every deal under the same options), and by seat in ``deal.announce_by_seat``.
     """
     epoch = deal.announce_epoch
     re_party = deal.re_party
@@ -153,29 +152,52 @@ def announcement_calls(deal: DealState, seat: int) -> list[Call]:
         play = deal.trick_play
         assert play is not None
         cards = len(play.hands[seat])
-    return [call for need, call in kept if cards >= need]
+    return [need[1] for need in kept if cards >= need[0]]
 
 
-def _needs(deal: DealState, seat: int) -> tuple[tuple[int, Call], ...]:
+#: The announcements a seat may make, with the fewest cards each needs, by everything
+#: the rules read: the options, the game, the seat's party and part, the words said
+#: (shared by all deals: the same few states recur).
+_NEEDS: Final[dict[tuple[object, ...], tuple[AnnounceNeed, ...]]] = {}
+#: Each word's bit in the words a party has said.
+_WORD_BIT: Final = {w: 1 << i for i, w in enumerate(ANNOUNCEMENTS)}
+
+
+def _needs(deal: DealState, seat: int) -> tuple[AnnounceNeed, ...]:
     """The announcements ``seat`` may make, each with the fewest cards it needs."""
     party = deal.party_of(seat)
+    said = 0  # the words of the seat's party, as bits
+    top = -1  # the other party's highest word (its stage)
+    for a in deal.announcements:
+        if a.party == party:
+            said |= _WORD_BIT[a.word]
+        else:
+            top = max(top, _STAGE[a.word])
     key = (
-        deal.announce_epoch,
-        deal.re_party,
+        deal.announce_rules,
+        deal.phase,
+        deal.game_type,
+        deal.solo,
+        deal.silent,
+        deal.hochzeit_partner is None,
         deal.hochzeit_trick,
         party,
         seat == deal.soloist,
         seat == deal.armut_by or seat == deal.armut_partner,
+        said,
+        top,
     )
-    kept = deal.announce_needs.get(key)
+    kept = _NEEDS.get(key)
     if kept is None:
         rulings = _rulings(deal, seat, ANNOUNCEMENTS, explain=False)
         kept = tuple(
-            (r[3], call) for r, call in zip(rulings, _CALLS, strict=True) if type(r) is tuple
+            (r[3], call, tuple(r[1]), r[2])
+            for r, call in zip(rulings, _CALLS, strict=True)
+            if type(r) is tuple
         )
-        if len(deal.announce_needs) >= 16:
-            deal.announce_needs.clear()  # (states of earlier epochs)
-        deal.announce_needs[key] = kept
+        if len(_NEEDS) >= 4096:
+            _NEEDS.clear()  # (a bound, never reached in practice)
+        _NEEDS[key] = kept
     return kept
 
 
@@ -345,13 +367,25 @@ def _need(size: int, shift: int, reply: int | None, words: list[str], house: boo
 
 def announce(deal: DealState, word: str, seat: int) -> list[Event]:
     """Make the announcement (already checked) with the lower words it implies."""
-    party, words, offence = announcement_words(deal, word, seat)
+    party, words, offence = _accepted(deal, word, seat)
     for w in words:
         deal.announcements.append(Announcement(seat, party, w))  # type: ignore[arg-type]
     deal.announce_epoch += 1
     if offence:
         deal.offences.append(Offence(seat, "announcement", deal.cards_played, word))
     return [Announced(seat, party, word, tuple(w for w in words if w != word))]
+
+
+def _accepted(deal: DealState, word: str, seat: int) -> tuple[str, list[str], bool]:
+    """:func:`announcement_words`, read from the table of what the seat may say when
+    ``word`` is there and in time (the rules decide the same; else they are asked)."""
+    party = deal.party_of(seat)
+    if deal.phase == "play" and deal.trick_play is not None and party is not None:
+        cards = counted_cards(deal, seat)
+        for need, call, adds, offence in _needs(deal, seat):
+            if call.word == word and cards >= need:
+                return party, list(adds), offence
+    return announcement_words(deal, word, seat)
 
 
 def _late(

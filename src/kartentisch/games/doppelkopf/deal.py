@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from kartentisch.cards import Card
 from kartentisch.dealing import deal_packets, shuffled
@@ -217,21 +217,25 @@ class DoppelkopfDeal(DealState):
         cached = self._legal.get(seat)
         if cached is None:
             play = self.trick_play
+            legal: list[Action]
             if self.phase != "play" or seat not in self.playing:
-                cached = self._compute_legal(seat)
+                legal = self._compute_legal(seat)
             else:  # the common case, here to save a call: cards and announcements
                 assert play is not None
                 hand = play.hands[seat]
-                table_mode = self.options.table_mode
-                cached = []
-                if seat == self._to_move:
-                    cached.extend(dict.fromkeys(hand) if table_mode else play.playable(seat))
+                table_mode = self.table_mode
+                if seat != self._to_move:
+                    legal = []
+                elif table_mode:
+                    legal = list(dict.fromkeys(hand))
+                else:
+                    legal = cast("list[Action]", play.playable(seat))  # (a new list)
                 cards = counted_cards(self, seat) if self.count_tricks else len(hand)
                 if cards >= self._announce_floor and may_still_announce(self, seat, cards):
-                    cached += announcement_calls(self, seat)
+                    legal.extend(announcement_calls(self, seat))
                 if table_mode and take_back_offence(self, seat) is not None:
-                    cached.append(_TAKE_BACK)
-            self._legal[seat] = cached
+                    legal.append(_TAKE_BACK)
+            self._legal[seat] = cached = legal
         return cached[:]
 
     def _compute_legal(self, seat: int) -> list[Action]:

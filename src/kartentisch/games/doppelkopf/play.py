@@ -190,7 +190,7 @@ def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
     new: list[Event] = [_card_played(mover, card, trick_no)]
     if deal.pigs and deal.options.schweinchen == "first_played":
         new.extend(_show_pig(deal, card, mover))
-    if deal.options.table_mode and play.is_revoke(mover, card):
+    if deal.table_mode and play.is_revoke(mover, card):
         deal.offences.append(Offence(mover, "revoke", deal.cards_played + 1))
     done = play.play(mover, card)
     deal.cards_played += 1

@@ -46,12 +46,15 @@ from kartentisch.games.doppelkopf.scoring import Announcement, GameScore, is_pow
 from kartentisch.games.doppelkopf.trumps import is_normal_order, pig_card, sort_hand, trick_order
 from kartentisch.tricks import PlayedTrick, TrickOrder, TrickPlay
 
-__all__ = ["AnnounceNeeds", "DealState", "Offence", "SoloClaim", "seat_orders"]
+__all__ = ["AnnounceNeed", "AnnounceNeeds", "DealState", "Offence", "SoloClaim", "seat_orders"]
 
 _CARD_TYPE: Final = frozenset({Card})
-#: The announcements a seat may make by the fewest cards each needs, for an epoch
-#: of the announcements, a Re party and a Hochzeit's deciding trick (in this order).
-AnnounceNeeds = tuple[int, frozenset[int] | None, int | None, tuple[tuple[int, Call], ...]]
+#: An announcement a seat may make: the fewest cards it needs, the word, the words it
+#: adds (the implied lower ones first) and whether it is an offence (table mode).
+AnnounceNeed = tuple[int, Call, tuple[str, ...], bool]
+#: The announcements a seat may make, for an epoch of the announcements, a Re party
+#: and a Hochzeit's deciding trick (in this order).
+AnnounceNeeds = tuple[int, frozenset[int] | None, int | None, tuple[AnnounceNeed, ...]]
 _SEQUENCE_TYPES: Final = frozenset({list, tuple})
 
 
@@ -189,12 +192,22 @@ class DealState(GameState[Action]):
         # play
         self.announcements: list[Announcement] = []
         #: Bumped whenever :attr:`announcements` changes; with the fewest cards each
-        #: word needs in that state, per party and part (see ``announcement_calls``).
+        #: word needs in that state, by seat, as last worked out: with the epoch, the
+        #: Re party and the Hochzeit's deciding trick it holds for (see
+        #: ``announcement_calls``; asked for at every card).
         self.announce_epoch = 0
-        self.announce_needs: dict[tuple[object, ...], tuple[tuple[int, Call], ...]] = {}
-        #: The same by seat, as last worked out: with the epoch, the Re party and the
-        #: Hochzeit's deciding trick it holds for (asked for at every card).
         self.announce_by_seat: list[AnnounceNeeds | None] = [None] * n
+        #: The options the announcements' rules read (a key of their shared table).
+        self.announce_rules: tuple[object, ...] = (
+            options.table_mode,
+            options.announcements,
+            options.scoring,
+            options.hochzeit_shift,
+            options.announcement_reply,
+            options.hand_size,
+        )
+        #: Table mode (a revoke is accepted and may be taken back), read at every card.
+        self.table_mode = options.table_mode
         self.offences: list[Offence] = []
         self.cards_played = 0
         #: Announcement deadlines counted by tricks (``announcement_count``), read often.
