@@ -178,13 +178,25 @@ class ScoringError(KartentischError):
     """Game facts that cannot be scored: inconsistent, incomplete or against the rules."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ScoringTrick:
     """One played trick: the seats in play order, their cards, and the seat that won it."""
 
     seats: tuple[int, ...]
     cards: tuple[Card, ...]
     winner: int
+
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        seats: tuple[int, ...],
+        cards: tuple[Card, ...],
+        winner: int,
+    ) -> None:
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "winner", winner)
 
     @property
     def augen(self) -> int:
@@ -195,7 +207,7 @@ class ScoringTrick:
         return self.cards[self.seats.index(self.winner)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Announcement:
     """An announcement (Ansage/Absage) made by ``seat`` for ``party``."""
 
@@ -203,8 +215,20 @@ class Announcement:
     party: Party
     word: Word
 
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        seat: int,
+        party: Party,
+        word: Word,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "party", party)
+        object.__setattr__(self, "word", word)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class GameFacts:
     """Everything the score depends on, as the engine saw the game end.
 
@@ -255,6 +279,60 @@ class GameFacts:
     hochzeit_trick: int | None = None
     hochzeit_extras: Literal["all", "after_found"] = "all"
 
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        rules: Rules,
+        seats: tuple[int, ...],
+        table_size: int,
+        re_party: frozenset[int],
+        game_type: str,
+        solo: bool,
+        ouvert: bool,
+        announcements: tuple[Announcement, ...],
+        tricks: tuple[ScoringTrick, ...],
+        trumps: frozenset[Card],
+        scharfe_aces: bool,
+        offenders: frozenset[int] = frozenset(),
+        bock_multiplier: int = 1,
+        rot_geht_rum: RotGehtRum = "extra_point",
+        sonderpunkte: frozenset[str] | None = None,
+        against_points: Literal["each", "highest"] = "each",
+        bock_triggers: frozenset[str] | None = None,
+        announcement_value: AnnouncementValue | None = None,
+        schweinchen: bool = False,
+        counting: Counting = "scoring",
+        solo_factor: int = 3,
+        solo_extras: bool = False,
+        hochzeit_trick: int | None = None,
+        hochzeit_extras: Literal["all", "after_found"] = "all",
+    ) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "table_size", table_size)
+        object.__setattr__(self, "re_party", re_party)
+        object.__setattr__(self, "game_type", game_type)
+        object.__setattr__(self, "solo", solo)
+        object.__setattr__(self, "ouvert", ouvert)
+        object.__setattr__(self, "announcements", announcements)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "trumps", trumps)
+        object.__setattr__(self, "scharfe_aces", scharfe_aces)
+        object.__setattr__(self, "offenders", offenders)
+        object.__setattr__(self, "bock_multiplier", bock_multiplier)
+        object.__setattr__(self, "rot_geht_rum", rot_geht_rum)
+        object.__setattr__(self, "sonderpunkte", sonderpunkte)
+        object.__setattr__(self, "against_points", against_points)
+        object.__setattr__(self, "bock_triggers", bock_triggers)
+        object.__setattr__(self, "announcement_value", announcement_value)
+        object.__setattr__(self, "schweinchen", schweinchen)
+        object.__setattr__(self, "counting", counting)
+        object.__setattr__(self, "solo_factor", solo_factor)
+        object.__setattr__(self, "solo_extras", solo_extras)
+        object.__setattr__(self, "hochzeit_trick", hochzeit_trick)
+        object.__setattr__(self, "hochzeit_extras", hochzeit_extras)
+
     @property
     def counted_bock_triggers(self) -> frozenset[str]:
         """What starts Bock games in this game."""
@@ -291,7 +369,7 @@ class GameFacts:
         return "re" if seat in self.re_party else "kontra"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ExtraPoint:
     """An extra point (Sonderpunkt) won by ``party``; ``trick`` is 1-based (None: the game)."""
 
@@ -299,11 +377,23 @@ class ExtraPoint:
     name: str
     trick: int | None
 
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        party: Party,
+        name: str,
+        trick: int | None,
+    ) -> None:
+        object.__setattr__(self, "party", party)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "trick", trick)
+
     def to_dict(self) -> dict[str, Any]:
         return {"party": self.party, "name": self.name, "trick": self.trick}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameScore:
     """The scored game. ``points`` has one entry per table seat, as written on the sheet.
 
@@ -322,6 +412,30 @@ class GameScore:
     points: tuple[int, ...]
     bock_trigger: bool
     lines: tuple[str, ...]
+
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        augen: Mapping[Party, int],
+        winner: Party,
+        stages: tuple[str, ...],
+        extras: tuple[ExtraPoint, ...],
+        multiplier: int,
+        base: int,
+        points: tuple[int, ...],
+        bock_trigger: bool,
+        lines: tuple[str, ...],
+    ) -> None:
+        object.__setattr__(self, "augen", augen)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "stages", stages)
+        object.__setattr__(self, "extras", extras)
+        object.__setattr__(self, "multiplier", multiplier)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "bock_trigger", bock_trigger)
+        object.__setattr__(self, "lines", lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -409,7 +523,7 @@ def seat_list(seats: Iterable[int]) -> str:
 # -- checking the facts ---------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CheckedGame:
     """The checked facts and the counts derived from them."""
 
@@ -427,6 +541,30 @@ class CheckedGame:
     parties: Mapping[int, Party]
     #: The Augen of each trick, in order.
     trick_augen: tuple[int, ...]
+
+    # Written out (``init=False``), the generated one's signature: compiled, a
+    # dataclass's generated ``__init__`` would run as Python (the engine makes many).
+    def __init__(
+        self,
+        facts: GameFacts,
+        augen: Mapping[Party, int],
+        tricks_won: Mapping[Party, int],
+        complete: bool,
+        offending: Party | None,
+        announced: Mapping[Party, frozenset[int]],
+        doublings: int,
+        parties: Mapping[int, Party],
+        trick_augen: tuple[int, ...],
+    ) -> None:
+        self.facts = facts
+        self.augen = augen
+        self.tricks_won = tricks_won
+        self.complete = complete
+        self.offending = offending
+        self.announced = announced
+        self.doublings = doublings
+        self.parties = parties
+        self.trick_augen = trick_augen
 
     @property
     def house(self) -> bool:

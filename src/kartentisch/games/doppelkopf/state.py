@@ -58,7 +58,7 @@ AnnounceNeeds = tuple[int, frozenset[int] | None, int | None, tuple[AnnounceNeed
 _SEQUENCE_TYPES: Final = frozenset({list, tuple})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class SoloClaim:
     """The best solo declared so far."""
 
@@ -66,6 +66,13 @@ class SoloClaim:
     kind: str
     ouvert: bool
     pflicht: bool
+
+    # Written out (``init=False``): compiled, a generated ``__init__`` would run as Python.
+    def __init__(self, seat: int, kind: str, ouvert: bool, pflicht: bool) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.ouvert = ouvert
+        self.pflicht = pflicht
 
 
 @dataclass(slots=True)
@@ -357,17 +364,31 @@ def _validate_hands(
 ) -> tuple[tuple[Card, ...], ...]:
     """The hands as tuples of cards, checked against the deck and the hand sizes."""
     out: tuple[tuple[Card, ...], ...]
-    if (
-        type(hands) in _SEQUENCE_TYPES
-        and {*map(type, hands)} <= _SEQUENCE_TYPES
-        and tuple(map(len, hands)) == sizes
-        and {*map(type, chain.from_iterable(hands))} <= _CARD_TYPE
-    ):  # cards already, in lists of the right sizes
-        out = tuple(map(tuple, hands))  # type: ignore[arg-type]
+    # Cards already, in lists of the right sizes, counted on the way (one loop).
+    held = [0] * 52
+    ready: list[tuple[Card, ...]] = []
+    if type(hands) in _SEQUENCE_TYPES and len(hands) == len(sizes):
+        for i in range(len(hands)):
+            hand = hands[i]
+            if type(hand) not in _SEQUENCE_TYPES or len(hand) != sizes[i]:
+                break
+            for card in hand:
+                if type(card) is not Card:
+                    break
+                c: int = card
+                held[c] += 1
+            else:
+                ready.append(tuple(hand))  # type: ignore[arg-type]
+                continue
+            break
+    if len(ready) == len(sizes):
+        out = tuple(ready)
+        if held == _deck_counts(options.nines):
+            return out  # the whole deck, each card twice (every shuffled deal)
     else:
         out = _read_hands(options.players, hands, sizes)
-    if _is_whole_deck(out, options.nines):
-        return out  # the whole deck, each card twice (every shuffled deal)
+        if _is_whole_deck(out, options.nines):
+            return out
     counts = Counter(chain.from_iterable(out))
     deck = options.deck()
     if not options.deck_cards().issuperset(counts) or max(counts.values()) > 2:
