@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
+import sqlite3
+import threading
+import time
 from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from sqlalchemy.exc import IntegrityError
+import uvicorn
+from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.testclient import TestClient
+from websockets.sync.client import connect
 
 from kartentisch.storage import TableStore, sqlite_url
+from kartentisch.storage.store import passing
+from kartentisch.storage.writer import RETRY_DELAYS
+from kartentisch.web.app import create_app
 from kartentisch.web.gc_tuning import GC_FULL_AFTER, GCTuning
 from kartentisch.web.lobby import parse_new_table
 from kartentisch.web.protocol import Act, Hello
@@ -20,6 +32,7 @@ from kartentisch.web.seats import Connection
 from kartentisch.web.tables import ServerSettings, TableManager
 
 from .helpers import AppFactory, new_table, next_error, next_state, until_my_turn
+from .servers import free_port
 from .test_storage import postgres_schema
 
 SEATS = [{"kind": "human", "name": "Ann", "token_hash": "x"}, {"kind": "bot", "name": "Ben"}] * 2
@@ -272,3 +285,194 @@ def test_the_collector_is_tuned_while_serving_and_set_back_after(tmp_path: Path)
     asyncio.run(serve())
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+# -- the hot statements on the driver's cursor (TableStore._HotStatements) ---------------
+
+
+def test_the_driver_statements_store_what_the_core_statements_stored(store: TableStore) -> None:
+    """An action and its table's ``updated`` written on the driver's cursor are the bytes the
+    SQLAlchemy Core statements wrote (the same time, the same columns, the same types)."""
+    fixed = datetime(2026, 12, 6, 20, 35, 8, 887487, tzinfo=UTC)
+    store.clock = lambda: fixed
+    core, driver = make_tables(store, 2)
+    hot = store._hot
+    assert hot is not None
+
+    async def play(table_id: str) -> None:
+        await store.save_action(table_id, 1, 0, "QC")
+        await store.save_action(table_id, 2, 1, "KC", by="bot")
+
+    store._hot = None
+    asyncio.run(play(core))
+    store._hot = hot
+    asyncio.run(play(driver))
+
+    def rows(table_id: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        # Read as the driver returns them: no type of SQLAlchemy's converts anything.
+        with store.reading() as connection:
+            actions = connection.exec_driver_sql(
+                "SELECT seq, seat, action, made_by, created FROM table_actions "
+                f"WHERE table_id = '{table_id}' ORDER BY seq"
+            ).all()
+            updated = connection.exec_driver_sql(
+                f"SELECT updated FROM tables WHERE id = '{table_id}'"
+            ).all()
+        return [tuple(r) for r in actions], [tuple(r) for r in updated]
+
+    assert rows(driver) == rows(core)
+    assert rows(driver)[1] != [(None,)]  # (the table's row was bumped)
+    loaded = store.load(driver)
+    assert loaded is not None and loaded.actions == [(0, "QC"), (1, "KC")]
+    assert loaded.by == ["person", "bot"]
+
+
+def test_the_driver_statements_fail_as_sqlalchemy_would(store: TableStore) -> None:
+    """A taken action number is an IntegrityError (the write's fault: final); the same
+    errors, classified alike, as the Core statements raised."""
+    (table_id,) = make_tables(store, 1)
+    assert store._hot is not None
+    store.append_action(table_id, 1, 0, "QC")
+
+    async def play() -> BaseException | None:
+        results = await asyncio.gather(
+            store.save_action(table_id, 1, 1, "KC"), return_exceptions=True
+        )
+        return results[0] if isinstance(results[0], BaseException) else None
+
+    error = asyncio.run(play())
+    assert isinstance(error, IntegrityError) and not passing(error)
+    loaded = store.load(table_id)
+    assert loaded is not None and loaded.actions == [(0, "QC")]
+
+
+def test_a_database_error_on_the_driver_path_may_pass(tmp_path: Path) -> None:
+    """What the database (not the write) gets wrong is an OperationalError there too, which
+    the writer tries again and the table waits out (test_storage_failures.py)."""
+    store = TableStore(sqlite_url(tmp_path))
+    store.migrate()
+    (table_id,) = make_tables(store, 1)
+    assert store._hot is not None
+    with store.transaction() as connection:
+        connection.exec_driver_sql("ALTER TABLE table_actions RENAME TO kept_aside")
+
+    async def play() -> BaseException | None:
+        results = await asyncio.gather(
+            store.save_action(table_id, 1, 0, "QC"), return_exceptions=True
+        )
+        return results[0] if isinstance(results[0], BaseException) else None
+
+    error = asyncio.run(play())
+    assert isinstance(error, OperationalError) and passing(error)
+    assert store.writer.retries == len(RETRY_DELAYS)
+    with store.transaction() as connection:
+        connection.exec_driver_sql("ALTER TABLE kept_aside RENAME TO table_actions")
+    store.append_action(table_id, 1, 0, "QC")  # storage is back: the same write is stored
+    loaded = store.load(table_id)
+    assert loaded is not None and loaded.actions == [(0, "QC")]
+    store.close()
+
+
+def test_an_action_the_database_refuses_is_heard_of_by_nobody(tmp_path: Path) -> None:
+    """Over a real socket: the database itself refuses one action (a trigger, so the
+    driver's own statement fails in the group commit, nothing is patched); the player
+    hears ``storage_error``, a spectator never hears of the card, and the other card
+    played in its place is what everyone then sees."""
+    app = create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0, grace=None))
+    database = tmp_path / "kartentisch.sqlite3"
+    with running(app) as server:
+        body = {
+            "game": "slobberhannes",
+            "name": "Ann",
+            "seats": [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+        }
+        created = httpx.post(f"http://{server}/api/tables", json=body, timeout=10).json()
+        url = f"ws://{server}/ws/tables/{created['id']}"
+        with connect(url) as player, connect(url) as spectator:
+            spectator.send(json.dumps({"type": "hello"}))
+            assert receive_state(spectator)["version"] >= 0
+            player.send(json.dumps({"type": "hello", "token": created["token"]}))
+            state = receive_state(player)
+            said: set[int] = set()
+            while True:
+                view, between = state["view"], state["table"].get("between_deals")
+                if between is not None:
+                    if 0 in between["waiting"] and state["version"] not in said:
+                        said.add(state["version"])
+                        player.send(json.dumps({"type": "ready", "version": state["version"]}))
+                elif view["to_move"] == 0 and len(view["legal"]) > 1:
+                    break  # a turn with a choice: one card is refused, the other played
+                elif view["to_move"] == 0 and state["version"] not in said:
+                    said.add(state["version"])  # (once per version: a state may come twice)
+                    act = {"type": "act", "action": view["legal"][0], "version": state["version"]}
+                    player.send(json.dumps(act))
+                state = receive_state(player)
+            version = state["version"]
+            refused, played = state["view"]["legal"][0], state["view"]["legal"][-1]
+            with closing(sqlite3.connect(database)) as db:
+                db.execute(
+                    "CREATE TRIGGER refuse BEFORE INSERT ON table_actions "
+                    f"WHEN NEW.action = '{refused}' AND NEW.seq = {version + 1} "
+                    "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                )
+                db.commit()
+            act = {"type": "act", "action": refused, "version": version}
+            player.send(json.dumps(act))
+            heard = receive(player)
+            while heard["type"] == "state":
+                assert heard["version"] == version
+                heard = receive(player)
+            assert heard["type"] == "error" and heard["code"] == "storage_error"
+            with closing(sqlite3.connect(database)) as db:
+                db.execute("DROP TRIGGER refuse")
+                db.commit()
+            player.send(json.dumps({**act, "action": played}))
+            # Everything the spectator heard up to the new version knows nothing of the card.
+            seen = receive_state(spectator)
+            while seen["version"] <= version:
+                assert all(e["action"] != refused or e["v"] <= version for e in entries(seen))
+                seen = receive_state(spectator)
+            [first] = [e for e in entries(seen) if e["v"] == version + 1]
+            assert first["action"] == played and first["seat"] == 0
+    stored = TableStore(sqlite_url(tmp_path))
+    loaded = stored.load(created["id"])
+    assert loaded is not None and loaded.actions[version] == (0, played)
+    stored.close()
+
+
+def entries(message: dict[str, Any]) -> list[dict[str, Any]]:
+    log: dict[str, Any] | None = message.get("log")
+    return [] if log is None else list(log["entries"])
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+    return message
+
+
+def receive_state(ws: Any) -> dict[str, Any]:
+    """The next ``state`` message (pongs and the like skipped; an error fails)."""
+    while True:
+        message = receive(ws)
+        assert message["type"] != "error", message
+        if message["type"] == "state":
+            return message
+
+
+@contextmanager
+def running(app: Any) -> Iterator[str]:
+    """``app`` under uvicorn on a free localhost port (``host:port``) until the block ends."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -259,8 +259,10 @@ def _write_marker(path: Path) -> None:
 class TableStore:
     """Tables and actions in one SQL database.
 
-    Writes are SQL Core statements (no ORM session, no reloading of rows),
-    made through the store's :class:`StoreWriter`: the blocking methods
+    Writes are SQL Core statements (no ORM session, no reloading of rows), but
+    for the two of almost every transaction, an action's row and its table's
+    ``updated``, which go to the driver's cursor (:class:`_HotStatements`);
+    all are made through the store's :class:`StoreWriter`: the blocking methods
     (:meth:`create_table`, :meth:`update_table`, :meth:`append_action`)
     commit at once, the ``save_*`` methods queue the write on the event loop
     and return a future; writes queued in the same turn of the loop share one
@@ -299,6 +301,8 @@ class TableStore:
         self._writing: Connection | None = None
         #: Tables :meth:`unfinished` left out because their rows cannot be read.
         self.unreadable: dict[str, UnreadableTable] = {}
+        #: The hot statements (an action's row, a table's ``updated``) as the driver's SQL.
+        self._hot = _HotStatements.of(self.engine)
 
     def migrate(self) -> None:
         """Create or upgrade the schema (Alembic ``upgrade head``).
@@ -493,7 +497,7 @@ class TableStore:
                 connection = self._writing = self.engine.connect()
             try:
                 with connection.begin():
-                    self._execute(connection, now, new_tables, actions, changes, checked)
+                    self._execute(connection, now, new_tables, actions, changes, checked, self._hot)
                     for table_id, due in turns.items():
                         connection.execute(delete(_TURNS).where(_TURNS.c.table_id == table_id))
                         if due:
@@ -519,19 +523,31 @@ class TableStore:
         actions: list[dict[str, Any]],
         changes: dict[str, dict[str, Any]],
         checked: set[str],
+        hot: _HotStatements | None,
     ) -> None:
         if new_tables:
             connection.execute(_INSERT_TABLE, [{**row, "updated": now} for row in new_tables])
         if actions:
-            connection.execute(_INSERT_ACTION, actions)
+            if hot is None:
+                connection.execute(_INSERT_ACTION, actions)
+            else:
+                when = hot.when(now)
+                hot.run(
+                    connection,
+                    hot.insert_action,
+                    [
+                        (a["table_id"], a["seq"], a["seat"], a["action"], a["made_by"], when)
+                        for a in actions
+                    ],
+                )
         # Most rows only have ``updated`` bumped: one statement for all of them.
-        touched = [
-            {"key": tid, "now": now}
-            for tid, cols in changes.items()
-            if not cols and tid not in checked
-        ]
+        touched = [tid for tid, cols in changes.items() if not cols and tid not in checked]
         if touched:
-            connection.execute(_TOUCH_TABLE, touched)
+            if hot is None:
+                connection.execute(_TOUCH_TABLE, [{"key": tid, "now": now} for tid in touched])
+            else:
+                when = hot.when(now)
+                hot.run(connection, hot.touch_table, [(when, tid) for tid in touched])
         for tid, cols in changes.items():
             if not cols and tid not in checked:
                 continue
@@ -721,6 +737,68 @@ _EXPIRE_TABLE: Final = (
     )
     .values(status="expired", creator=None, updated=bindparam("now"))
 )
+
+
+@dataclass(frozen=True)
+class _HotStatements:
+    """The two statements of almost every transaction, as the driver's own SQL.
+
+    An action's row and the bump of its table's ``updated`` are written on the
+    driver's cursor (``executemany`` with positional rows), inside the
+    SQLAlchemy transaction the writer opened and commits: nothing is compiled,
+    no parameter is processed per row, no result is set up. The driver's
+    errors are wrapped as SQLAlchemy would wrap them (a taken key is an
+    :class:`IntegrityError`, a locked database an :class:`OperationalError`, a
+    lost connection says so), so the writer tells them apart as before. The
+    time is converted once per transaction by the column type's own
+    converter, so the rows hold what the Core statements wrote
+    (docs/performance.md, "Server at scale").
+    """
+
+    insert_action: str
+    touch_table: str
+    #: The driver's value of a time (the column type's bind converter), or None: as it is.
+    convert: Callable[[datetime], Any] | None
+
+    @classmethod
+    def of(cls, engine: Engine) -> _HotStatements | None:
+        """The statements for ``engine``'s driver; None if its parameter style is not
+        a positional one known here (the Core statements are used then)."""
+        style = engine.dialect.paramstyle
+        mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(style)
+        if mark is None:
+            return None
+        marks = ", ".join([mark] * 6)
+        return cls(
+            insert_action=(
+                "INSERT INTO table_actions (table_id, seq, seat, action, made_by, created) "
+                f"VALUES ({marks})"
+            ),
+            touch_table=f"UPDATE tables SET updated={mark} WHERE tables.id = {mark}",
+            convert=_ACTIONS.c.created.type.dialect_impl(engine.dialect).bind_processor(
+                engine.dialect
+            ),
+        )
+
+    def when(self, now: datetime) -> Any:
+        return now if self.convert is None else self.convert(now)
+
+    @staticmethod
+    def run(connection: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """``executemany`` on the driver's cursor of ``connection`` (in its transaction)."""
+        raw = connection.connection.dbapi_connection
+        assert raw is not None
+        dialect = connection.dialect
+        cursor = raw.cursor()
+        try:
+            cursor.executemany(sql, rows)
+        except dialect.loaded_dbapi.Error as error:
+            lost = dialect.is_disconnect(error, raw, cursor)
+            raise DBAPIError.instance(
+                sql, rows, error, dialect.loaded_dbapi.Error, connection_invalidated=lost
+            ) from error
+        finally:
+            cursor.close()
 
 
 def _create(
