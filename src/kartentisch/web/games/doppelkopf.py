@@ -79,6 +79,7 @@ from kartentisch.games.doppelkopf.question import Answer, Answers
 from kartentisch.options import Option
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
+from kartentisch.web.wire import dumps, object_with
 
 __all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
 
@@ -243,6 +244,12 @@ class DoppelkopfTable:
         self._log: list[dict[str, Any]] = []
         #: (version, deal number) of the action that ended the last scored game.
         self._deal_ended: tuple[int, int] | None = None
+        #: (how many, the last one, their JSON text) of the finished deals' summaries,
+        #: which every seat's view lists: encoded once per finished deal, not per view.
+        self._deals_text: tuple[int, dict[str, Any] | None, str] = (0, None, "[]")
+        #: The options as a view shows them, made once: they never change, and making
+        #: them validates every option anew (the most of a view's time once).
+        self._options_json: dict[str, Any] = {**self.match.options.to_dict(), "games": games}
 
     # -- the adapter API ----------------------------------------------------
 
@@ -361,6 +368,18 @@ class DoppelkopfTable:
                 return obs
         raise AssertionError("every playing seat holds a secret")  # pragma: no cover
 
+    def encoded_view(self, seat: int | None) -> tuple[dict[str, Any], str]:
+        """:meth:`view` and its JSON text (as :func:`~kartentisch.web.wire.dumps` writes
+        it), the finished deals' summaries (the longest part, the same for every seat)
+        encoded once per finished deal."""
+        view = self.view(seat)
+        deals: list[dict[str, Any]] = view["deals"]  # (self._summaries: only appended to)
+        count, last, text = self._deals_text
+        if count != len(deals) or (deals and deals[-1] is not last):
+            text = dumps(deals)
+            self._deals_text = (len(deals), deals[-1] if deals else None, text)
+        return view, object_with(view, "deals", text)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         match = self.match
         deal = match.deal
@@ -464,7 +483,7 @@ class DoppelkopfTable:
                 "hand_size": options.hand_size,
                 "table_mode": options.table_mode,
             },
-            "options": {**options.to_dict(), "games": self.games},
+            "options": dict(self._options_json),
             "over": over,
             "result": None,
         }

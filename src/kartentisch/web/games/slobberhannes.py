@@ -51,7 +51,7 @@ from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SCHEMA, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
-from kartentisch.web.wire import dumps, members, object_text
+from kartentisch.web.wire import dumps, members, object_text, object_with
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
 
@@ -131,6 +131,9 @@ class SlobberhannesTable:
         #: The same parts' JSON texts (members without braces), made once per version
         #: (:meth:`encoded_view`): (version, the deal's shared members, the match's).
         self._shared_text: tuple[int, str, str] | None = None
+        #: The finished deals' summaries as the match part lists them, and their JSON
+        #: text: made anew only when a deal ends (:meth:`_match_text`).
+        self._deals_text: tuple[list[dict[str, Any]], str] | None = None
         #: The options as a view shows them (they never change).
         self._options_json: dict[str, Any] = self.match.options.to_dict()
 
@@ -269,14 +272,27 @@ class SlobberhannesTable:
         kept = self._shared_text
         if kept is None or kept[0] != version:
             deal_text = "" if shared_deal is None else members(dumps(shared_deal["rest"]))
-            kept = self._shared_text = (version, deal_text, members(dumps(shared_match)))
+            kept = self._shared_text = (version, deal_text, self._match_text(shared_match))
         _, deal_text, match_text = kept
         if shared_deal is None:
             own = members(dumps({k: v for k, v in view.items() if k not in shared_match}))
             return view, object_text((), own, match_text)
         own = members(dumps({key: view[key] for key in _OWN_DEAL_KEYS}))
-        seat_text = members(dumps({"game": self.game, "seat": seat}))
+        seat_text = f'"game": {dumps(self.game)}, "seat": {dumps(seat)}'
         return view, object_text((), own, deal_text, seat_text, match_text)
+
+    def _match_text(self, shared_match: dict[str, Any]) -> str:
+        """``members(dumps(shared_match))``, the finished deals' part (the longest, and
+        the same from one deal's end to the next) encoded once per finished deal."""
+        deals: list[dict[str, Any]] = shared_match["deals"]
+        kept = self._deals_text
+        if (
+            kept is None
+            or len(kept[0]) != len(deals)
+            or any(a is not b for a, b in zip(kept[0], deals, strict=True))
+        ):
+            kept = self._deals_text = (deals, dumps(deals))
+        return members(object_with(shared_match, "deals", kept[1]))
 
     def view(self, seat: int | None) -> dict[str, Any]:
         _, shared_deal, shared_match = self._shared_view()
