@@ -197,12 +197,24 @@ def play_card(deal: DealState, card: Card, mover: int) -> list[Event]:
     if done is not None:
         winner = done.winner
         assert winner is not None
-        new.append(TrickWon(trick_no, winner, tuple(done.cards), augen_of(done.cards)))
+        new.append(_trick_won(trick_no, winner, tuple(done.cards), augen_of(done.cards)))
         if deal.game_type == "hochzeit" and deal.hochzeit_trick is None:
             new.extend(clarify_hochzeit(deal))
         if play.to_move is None and not deal.is_over:
             new.append(finish(deal))
     return new
+
+
+def _trick_won(trick: int, seat: int, cards: tuple[Card, ...], augen: int) -> TrickWon:
+    """``TrickWon(trick, seat, cards, augen)``, its fields set as its generated
+    ``__init__`` sets them (a frozen dataclass's): compiled, this runs natively, where
+    that ``__init__`` would run as Python, once a trick."""
+    event: TrickWon = object.__new__(TrickWon)
+    object.__setattr__(event, "trick", trick)
+    object.__setattr__(event, "seat", seat)
+    object.__setattr__(event, "cards", cards)
+    object.__setattr__(event, "augen", augen)
+    return event
 
 
 def _show_pig(deal: DealState, card: Card, mover: int) -> list[Event]:
