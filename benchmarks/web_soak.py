@@ -8,7 +8,8 @@ penalties), Doppelkopf (house rules, one game) and Slapjack (a one-minute
 time limit), each with one person and server bots. The person is a WebSocket
 client of this process: it says ``hello`` with its seat token, thinks
 uniform(0, 2×``--think``) seconds on its turn and sends a random legal action
-(at Slapjack: turns its card, and slaps a jack at once). When a table is
+(at Slapjack: turns its card, and slaps a jack at once); between deals it
+says ``ready`` at once (the table waits for it). When a table is
 over, its slot opens a new one of the next kind, so tables are created and
 finished all the time. Every 10 s the server's resident memory (VmRSS) is
 sampled.
@@ -158,6 +159,7 @@ async def play_table(soak: Soak, slot: int, kind: Kind, rng: random.Random) -> N
     soak.started[kind.name] += 1
     async with open_seat(soak, slot, 0, created["id"], created["token"]) as ws:
         seen = 0  # the highest version seen
+        readied = -1  # the version the person last said ``ready`` on
         acted: set[tuple[int, str]] = set()
         sent_at: float | None = None
         sent_version = -1
@@ -192,6 +194,13 @@ async def play_table(soak: Soak, slot: int, kind: Kind, rng: random.Random) -> N
             if view["over"]:
                 soak.finished[kind.name] += 1
                 return
+            between = message["table"].get("between_deals")
+            if between is not None:
+                # The next deal waits until everyone has seen the last one's summary.
+                if 0 in between["waiting"] and version > readied:
+                    readied = version
+                    await ws.send(json.dumps({"type": "ready", "version": version}))
+                continue
             chosen = choose(kind, view, rng)
             if chosen is None or (version, chosen[0]) in acted:
                 continue
