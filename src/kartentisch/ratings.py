@@ -215,20 +215,34 @@ def _bots(levels: Mapping[str, float]) -> Mapping[str, Rating]:
     return MappingProxyType({level: Rating(mu, BOT_SIGMA) for level, mu in levels.items()})
 
 
-_TRICK_BOTS: Final = _bots({"random": 12.0, "heuristic": 23.0, "strong": 28.0, "expert": 30.0})
-_REACTION_BOTS: Final = _bots(
-    {"beginner": 19.0, "casual": 22.0, "club": 25.0, "fast": 28.0, "expert": 31.0}
-)
-#: The fixed rating of each bot level, by pool. Provisional: chosen by hand (the
-#: reaction bots' ``club`` is the median person, the model's newcomer), until the
-#: bots' duplicate tournaments against rated players measure them.
+#: The fixed rating of each bot level, by pool, measured by ``benchmarks/bot_ratings.py``
+#: (docs/ratings.md, "Bots"): one bot of every level at a table, duplicate games rated
+#: as the server rates them (a Slobberhannes match, a Doppelkopf deal, a slap game),
+#: every level a free participant of this model. Only the differences are measured;
+#: one level anchors them: ``heuristic`` at 23 (its value before the measurement) in
+#: Slobberhannes and Doppelkopf, ``club`` (the median person, the newcomer) at ``MU``
+#: in Slapjack and Irish Snap. Rounded to half a point; a level measured below a
+#: weaker one (Slobberhannes and Irish Snap ``expert``) is set half a point above it.
 BOT_RATINGS: Final[Mapping[str, Mapping[str, Rating]]] = MappingProxyType(
     {
-        "slobberhannes": _TRICK_BOTS,
-        "doppelkopf-house": _TRICK_BOTS,
-        "doppelkopf-ddv": _TRICK_BOTS,
-        "slapjack": _REACTION_BOTS,
-        "irish-snap": _REACTION_BOTS,
+        # 14 duplicate matches (56 rated): wide intervals, expert measured 31.7
+        "slobberhannes": _bots({"random": 10.5, "heuristic": 23.0, "strong": 33.0, "expert": 33.5}),
+        # 300 duplicate deals (1,150 rated)
+        "doppelkopf-house": _bots(
+            {"random": 14.0, "heuristic": 23.0, "strong": 24.0, "expert": 28.5}
+        ),
+        # 51 duplicate deals (204 rated): wide intervals
+        "doppelkopf-ddv": _bots(
+            {"random": 12.0, "heuristic": 23.0, "strong": 23.5, "expert": 25.0}
+        ),
+        # 500 duplicate games each (2,500 rated)
+        "slapjack": _bots(
+            {"beginner": 12.0, "casual": 17.5, "club": 25.0, "fast": 37.5, "expert": 57.5}
+        ),
+        # expert measured 24.5
+        "irish-snap": _bots(
+            {"beginner": -9.5, "casual": 15.5, "club": 25.0, "fast": 26.5, "expert": 27.0}
+        ),
     }
 )
 
@@ -245,7 +259,7 @@ def bot(pool: str, level: str) -> Bot:
     """The bot of ``level`` (or an older name of it) in ``pool``, with its fixed rating.
 
     >>> bot("slapjack", "hard")
-    Bot(level='expert', rating=Rating(mu=31.0, sigma=2.0, games=0))
+    Bot(level='expert', rating=Rating(mu=57.5, sigma=2.0, games=0))
     """
     if pool not in BOT_RATINGS:
         raise ValueError(f"unknown rating pool {pool!r}: choose one of {', '.join(POOLS)}")

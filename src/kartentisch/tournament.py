@@ -12,6 +12,11 @@ with the optional ``ray`` extra).
 ...                         deals=4, seed=1)
 >>> [row.bot for row in result.rows], result.deals
 (['heuristic', 'random'], 4)
+
+:func:`play_duplicate` seats the bots the same way for any game played to the
+end by a function of its own (a whole Slobberhannes match, a Doppelkopf deal,
+a Slapjack game: :func:`play_slobberhannes_match`, :func:`play_doppelkopf_deal`,
+:func:`play_reaction_game`) and returns what it returned, by rotation.
 """
 
 from __future__ import annotations
@@ -25,10 +30,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kartentisch.bots import LEVELS, Bot, make_bot
 from kartentisch.errors import KartentischError
+
+if TYPE_CHECKING:
+    from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
+    from kartentisch.games.irish_snap.engine import IrishSnapGame
+    from kartentisch.games.slapjack.engine import SlapjackGame
+    from kartentisch.games.slobberhannes.match import SlobberhannesMatch
 
 W = TypeVar("W")
 R = TypeVar("R")
@@ -37,7 +48,11 @@ __all__ = [
     "BotResult",
     "Margin",
     "TournamentResult",
+    "play_doppelkopf_deal",
+    "play_duplicate",
     "play_duplicate_deal",
+    "play_reaction_game",
+    "play_slobberhannes_match",
     "ray_session",
     "run_tournament",
 ]
@@ -59,15 +74,12 @@ def _slobberhannes_deal(
     return tuple(float(p) for p in deal.points())
 
 
-def _doppelkopf_deal(
+def play_doppelkopf_deal(
     seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
-) -> tuple[float, ...]:
-    """One Doppelkopf deal (house rules unless ``options`` say otherwise).
-
-    The seat to move acts: declarations, the Armut, cards, and announcements
-    on its own turn. Points are the sheet's for this deal: in house rules the
-    winners' value (losers 0, a lost solo negative); a redeal scores 0.
-    """
+) -> DoppelkopfDeal:
+    """One Doppelkopf deal played to its end (house rules unless ``options`` say
+    otherwise): the seat to move acts (declarations, the Armut, cards, and
+    announcements on its own turn)."""
     from kartentisch.games.doppelkopf import DoppelkopfDeal
 
     deal = DoppelkopfDeal.from_seed(seed, dealer=dealer, options=options)
@@ -75,7 +87,76 @@ def _doppelkopf_deal(
         seat = deal.to_move
         assert seat is not None
         deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+    return deal
+
+
+def _doppelkopf_deal(
+    seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
+) -> tuple[float, ...]:
+    """One Doppelkopf deal's points: the sheet's for this deal: in house rules the
+    winners' value (losers 0, a lost solo negative); a redeal scores 0."""
+    deal = play_doppelkopf_deal(seed, dealer, bots, options)
     return tuple(float(p) for p in deal.points())
+
+
+def play_slobberhannes_match(
+    seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
+) -> SlobberhannesMatch:
+    """A whole Slobberhannes match played to its end: its deals are shuffled from
+    ``seed`` (the same cards in the same order whoever plays them), ``dealer``
+    deals first."""
+    from kartentisch.games.slobberhannes.match import SlobberhannesMatch
+
+    match = SlobberhannesMatch(options, seed=seed, first_dealer=dealer)
+    while not match.is_over:
+        seat = match.to_move
+        assert seat is not None
+        match.play(bots[seat].choose(match.deal.observation(seat)), seat)
+    return match
+
+
+def play_reaction_game(
+    seed: int, dealer: int, bots: Sequence[Bot], options: dict[str, Any]
+) -> SlapjackGame | IrishSnapGame:
+    """A Slapjack game (or Irish Snap, ``options["game"] == "irish-snap"``) between
+    reaction bots, played to its end in game time by the terminal table's loop
+    (:class:`~kartentisch.cli.slapjack.SlapTable`, every seat a bot, a manual
+    clock): each bot looks once at each new card and slaps after its reaction
+    time, and turns its card after its delay, no sooner than the pace after the
+    last card. The other ``options`` are the game's."""
+    from rich.console import Console
+
+    from kartentisch.bots.reaction import ReactionBot
+    from kartentisch.cli.slapjack import ScriptedKeys, SlapTable
+    from kartentisch.games.irish_snap.engine import IrishSnapGame
+    from kartentisch.games.slapjack.engine import SlapjackGame
+    from kartentisch.realtime.clock import ManualClock
+
+    rules = dict(options)
+    irish = rules.pop("game", "slapjack") == "irish-snap"
+    game: SlapjackGame | IrishSnapGame
+    if irish:
+        game = IrishSnapGame.from_seed(seed, dealer=dealer, options=rules)
+    else:
+        game = SlapjackGame.from_seed(seed, dealer=dealer, options=rules)
+    players: dict[int, ReactionBot] = {}
+    for seat, player in enumerate(bots):
+        if not isinstance(player, ReactionBot):
+            raise KartentischError(f"seat {seat} needs a reaction bot, not {player!r}")
+        players[seat] = player
+    clock = ManualClock()
+    table = SlapTable(
+        game,
+        players,
+        lang="en",
+        console=Console(quiet=True),
+        keys=ScriptedKeys(clock, [], eof=False),
+        clock=clock,
+        names=[f"seat {seat}" for seat in range(len(bots))],
+        human=-1,
+    )
+    table.run()
+    return game
 
 
 #: Games with a deal runner, and whether lower points are better.
@@ -93,24 +174,42 @@ def _seed(*parts: int) -> int:
     return value
 
 
+def play_duplicate(
+    play: Callable[[int, int, Sequence[Bot], dict[str, Any]], R],
+    game: str,
+    levels: Sequence[str],
+    seed: int,
+    number: int,
+    options: dict[str, Any],
+) -> list[R]:
+    """Play deal (or game) ``number`` in every rotation; what ``play`` returned, by rotation.
+
+    ``play(deal seed, dealer, bots by seat, options)`` plays it to its end. In
+    rotation ``r`` the bot of ``levels[i]`` sits at seat ``(i + r) mod n``, so
+    seat ``s`` holds ``levels[(s - r) mod n]``; the deal seed and the dealer are
+    the same in every rotation, each bot is seeded from ``seed``, ``number``,
+    the rotation and its position.
+    """
+    n = len(levels)
+    deal_seed = _seed(seed, number)
+    dealer = random.Random(deal_seed).randrange(n)
+    results = []
+    for rotation in range(n):
+        bots: list[Bot] = [None] * n  # type: ignore[list-item]
+        for i, level in enumerate(levels):
+            bots[(i + rotation) % n] = make_bot(game, level, _seed(seed, number, rotation, i))
+        results.append(play(deal_seed, dealer, bots, options))
+    return results
+
+
 def play_duplicate_deal(
     game: str, levels: Sequence[str], seed: int, number: int, options: dict[str, Any]
 ) -> list[list[float]]:
     """Play deal ``number`` in every rotation; points[bot position][rotation]."""
     runner, _ = RUNNERS[game]
     n = len(levels)
-    deal_seed = _seed(seed, number)
-    dealer = random.Random(deal_seed).randrange(n)
-    points = [[0.0] * n for _ in range(n)]
-    for rotation in range(n):
-        seat_of = [(i + rotation) % n for i in range(n)]
-        bots: list[Bot] = [None] * n  # type: ignore[list-item]
-        for i, level in enumerate(levels):
-            bots[seat_of[i]] = make_bot(game, level, _seed(seed, number, rotation, i))
-        by_seat = runner(deal_seed, dealer, bots, options)
-        for i in range(n):
-            points[i][rotation] = by_seat[seat_of[i]]
-    return points
+    by_rotation = play_duplicate(runner, game, levels, seed, number, options)
+    return [[by_rotation[r][(i + r) % n] for r in range(n)] for i in range(n)]
 
 
 #: One piece of work: (game, levels, seed, deal numbers, options).
