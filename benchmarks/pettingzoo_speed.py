@@ -55,14 +55,14 @@ GAMES: Final[tuple[tuple[str, str, str, dict[str, Any] | None, engine_playouts.P
         "Doppelkopf, house rules",
         "doppelkopf",
         None,
-        engine_playouts._setup_doppelkopf_house(),
+        engine_playouts.setup_doppelkopf_house(),
     ),
     (
         "doppelkopf_ddv",
         "Doppelkopf, DDV",
         "doppelkopf",
         {"preset": "ddv"},
-        engine_playouts._setup_doppelkopf_ddv(),
+        engine_playouts.setup_doppelkopf_ddv(),
     ),
 )
 LOOPS: Final = ("engine", "raw_env", "env")
@@ -214,27 +214,18 @@ def report_text(results: Sequence[GameResult], *, seed: int, seconds: float, rou
     return "\n".join(lines)
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
-    return value
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, default=0, help="seed of random.Random (default 0)")
     parser.add_argument(
-        "--seconds", type=_positive_float, default=2.0, help="per loop per round (default 2)"
+        "--seconds",
+        type=engine_playouts.positive_float,
+        default=2.0,
+        help="per loop per round (default 2)",
     )
-    parser.add_argument("--rounds", type=_positive_int, default=3, help="rounds (default 3)")
+    parser.add_argument(
+        "--rounds", type=engine_playouts.positive_int, default=3, help="rounds (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead")
     args = parser.parse_args(argv)
     with warnings.catch_warnings():
