@@ -27,7 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from kartentisch.cards import Card
-from kartentisch.games.doppelkopf import Call, DoppelkopfObservation, parse_action
+from kartentisch.games.doppelkopf import (
+    Call,
+    DoppelkopfDeal,
+    DoppelkopfObservation,
+    DoppelkopfOptions,
+    parse_action,
+)
+from kartentisch.games.doppelkopf.observation import _revealed
 from kartentisch.games.doppelkopf.trumps import AUGEN
 from kartentisch.games.slobberhannes import SlobberhannesDeal
 from kartentisch.interop.encoding import (
@@ -44,7 +51,12 @@ from kartentisch.interop.encoding import (
     slobberhannes_layout,
 )
 
-__all__ = ["SlobberhannesVectors", "doppelkopf_vector", "slobberhannes_mask"]
+__all__ = [
+    "SlobberhannesVectors",
+    "doppelkopf_deal_vector",
+    "doppelkopf_vector",
+    "slobberhannes_mask",
+]
 
 _SLOB_ID: Final = {c: i for i, c in enumerate(SLOBBERHANNES_CARDS)}
 _CARDS: Final = len(SLOBBERHANNES_CARDS)
@@ -313,4 +325,132 @@ def doppelkopf_vector(obs: DoppelkopfObservation, selection: Sequence[Card] = ()
     for seat, party in obs.revealed.items():
         out[revealed + ((seat - me) % n) * 2 + (0 if party == "re" else 1)] = 1.0
     out[at["tricks_done"] + len(obs.tricks)] = 1.0
+    return np.frombuffer(out, dtype=np.float32)
+
+
+# -- Doppelkopf: the same vector, from the deal itself --------------------------------------
+
+#: The said-block index of each declaration (by the engine's action), as ``_said_index``.
+_CALL_SAID: dict[object, int | None] = {}
+#: The word id of each announcement word.
+_WORD_SAID: Final = {
+    w.word: i for w, i in DOPPELKOPF_WORD_IDS.items() if not w.detail and not w.ouvert
+}
+
+
+@cache
+def _deck_ids(options: DoppelkopfOptions) -> tuple[tuple[Card, int], ...]:
+    """The distinct cards of the options' deck with their ids, in deck order."""
+    return tuple((c, _DOKO_ID[c]) for c in dict.fromkeys(options.deck()))
+
+
+def doppelkopf_deal_vector(
+    deal: DoppelkopfDeal, seat: int, selection: Sequence[Card] = ()
+) -> FloatArray:
+    """``encode_doppelkopf(deal.observation(seat), selection)`` read from the deal's
+    state directly, without building the observation (the same values: the tests
+    compare them at every step of random deals under several rule sets)."""
+    n = deal.num_seats
+    options = deal.options
+    size, at = _doppelkopf_offsets(n, options.hand_size)
+    out = array("f", bytes(4 * size))
+    me = seat
+    cards = _DOKO_CARDS
+    ids = _DOKO_ID
+    phase = deal.phase
+    over = deal.outcome is not None
+    play = deal.trick_play
+    silent_hidden = deal.silent and not over and seat != deal.soloist
+    started = phase == "play" or phase == "done"
+    hands = play.hands if play is not None else deal.hands
+    base = at["hand"]
+    for card in hands[seat]:
+        out[base + ids[card]] += 1.0
+    augen = at["augen"]
+    tricks_done = 0
+    if play is not None:
+        trick = play.trick
+        base = at["trick"]
+        for s, card in zip(trick.seats, trick.cards, strict=True):
+            out[base + ((s - me) % n) * cards + ids[card]] = 1.0
+        played = at["played"]
+        for done in play.tricks:
+            for s, card in zip(done.seats, done.cards, strict=True):
+                out[played + ((s - me) % n) * cards + ids[card]] += 1.0
+            if done.winner is not None:
+                out[augen + (done.winner - me) % n] += sum(AUGEN[c] for c in done.cards)
+            tricks_done += 1
+    to_move = deal.to_move
+    if to_move is not None:
+        out[at["to_move"] + (to_move - me) % n] = 1.0
+        if phase == "play":
+            assert play is not None
+            out[at["leader"] + (play.trick.leader - me) % n] = 1.0
+    out[at["dealer"] + (deal.dealer - me) % n] = 1.0
+    out[at["phase"] + DOPPELKOPF_PHASES.index(phase)] = 1.0
+    declaration_round = deal.declaration_round
+    if declaration_round is not None:
+        out[at["round"] + DECLARATION_ROUNDS.index(declaration_round)] = 1.0
+    said, words = at["said"], len(DOPPELKOPF_WORDS)
+    for s, call in deal.declarations:
+        index = _CALL_SAID.get(call, -1)
+        if index == -1:
+            index = _CALL_SAID[call] = _said_index(str(call))
+        if index is not None:
+            out[said + ((s - me) % n) * words + index - cards] = 1.0
+    for a in deal.announcements:
+        out[said + ((a.seat - me) % n) * words + _WORD_SAID[a.word] - cards] = 1.0
+    if phase == "declare" or phase.startswith("armut"):
+        game_type = "undecided"
+    else:
+        game_type = "normal" if silent_hidden else deal.game_type
+    out[at["game_type"] + SEEN_GAME_TYPES.index(game_type)] = 1.0
+    soloist = deal.soloist
+    if deal.solo and not silent_hidden and started and soloist is not None:
+        out[at["soloist"] + (soloist - me) % n] = 1.0
+    for name, seat_or_none in (
+        ("hochzeit", deal.hochzeit_by),
+        ("hochzeit_partner", deal.hochzeit_partner),
+        ("armut", deal.armut_by),
+        ("armut_partner", deal.armut_partner),
+    ):
+        if seat_or_none is not None:
+            out[at[name] + (seat_or_none - me) % n] = 1.0
+    if deal.ouvert and started and soloist is not None:
+        base = at["open_hand"]
+        for card in hands[soloist]:
+            out[base + ids[card]] += 1.0
+    if seat == deal.armut_by or seat == deal.armut_partner:
+        for name, held in (
+            ("armut_given", deal.armut_given),
+            ("armut_returned", deal.armut_returned),
+        ):
+            base = at[name]
+            for card in held:
+                out[base + ids[card]] += 1.0
+    base = at["selection"]
+    for card in selection:
+        out[base + ids[card]] += 1.0
+    if deal.armut_by is not None:
+        out[at["armut_trumps"]] = deal.armut_trumps
+        out[at["armut_trumps"] + 1] = deal.armut_returned_trumps
+    scharfe = at["scharfe"]
+    if deal.scharfe_aces_by is not None:
+        out[scharfe + ((deal.scharfe_aces_by - me) % n) * 2] = 1.0
+    if deal.scharfe_kings_by is not None:
+        out[scharfe + ((deal.scharfe_kings_by - me) % n) * 2 + 1] = 1.0
+    suit_of = deal.order_known_to(seat).suit_of
+    base = at["trumps"]
+    for card, index in _deck_ids(options):
+        if suit_of[card] == 4:
+            out[base + index] = 1.0
+    party = deal.party_of(seat) if started else None
+    if silent_hidden and party is None:
+        party = "kontra"
+    if party is not None:
+        out[at["party"] + (0 if party == "re" else 1)] = 1.0
+    revealed = at["revealed"]
+    for s, side in _revealed(deal, seat, silent_hidden).items():
+        out[revealed + ((s - me) % n) * 2 + (0 if side == "re" else 1)] = 1.0
+    out[at["tricks_done"] + tricks_done] = 1.0
     return np.frombuffer(out, dtype=np.float32)

@@ -79,6 +79,7 @@ from kartentisch.interop.encoding import (
     doppelkopf_layout,
     slobberhannes_layout,
 )
+from kartentisch.interop.incremental import doppelkopf_deal_vector
 
 try:
     from kartentisch.interop import _vecslob
@@ -524,3 +525,15 @@ class DoppelkopfVectorEnv(_TableVectorEnv):
 
     def _doppelkopf_table(self, seed: int, dealer: int) -> Table:
         return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
+
+    def _write(self, i: int, table: Table) -> None:
+        # The vector read from the deal itself (incremental.doppelkopf_deal_vector):
+        # the values of table.encode(seat), without the engine's observation object.
+        assert isinstance(table, DoppelkopfTable)
+        seat = table.to_move
+        assert seat is not None
+        self._obs[i] = doppelkopf_deal_vector(table.deal, seat, table.own_selection(seat))
+        mask = self._mask[i]
+        mask[:] = 0
+        mask[table.legal_ids()] = 1
+        self._to_move[i] = seat
