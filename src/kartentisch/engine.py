@@ -13,18 +13,19 @@ from __future__ import annotations
 import dataclasses
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 from kartentisch.cards import Card
 from kartentisch.errors import IllegalActionError
 
-__all__ = ["RECORD_FORMAT", "Event", "GameState", "jsonable"]
+__all__ = ["RECORD_FORMAT", "Event", "GameState", "event", "jsonable"]
 
 #: The ``format`` field of every game record this version writes and reads.
 RECORD_FORMAT = "kartentisch-record/1"
 
 A = TypeVar("A")
+E = TypeVar("E", bound="Event")
 
 
 def jsonable(value: Any) -> Any:
@@ -59,6 +60,25 @@ class Event:
         for f in dataclasses.fields(self):
             out[f.name] = jsonable(getattr(self, f.name))
         return out
+
+
+@dataclass_transform(frozen_default=True)
+def event(name: str) -> Callable[[type[E]], type[E]]:
+    """Declare an :class:`Event` subclass named ``name`` (its :attr:`~Event.type`).
+
+    Every event is a frozen dataclass with slots; its fields are what happened::
+
+        @event("card_played")
+        class CardPlayed(Event):
+            seat: int
+            card: Card
+    """
+
+    def declare(cls: type[E]) -> type[E]:
+        cls.type = name
+        return dataclasses.dataclass(frozen=True, slots=True)(cls)
+
+    return declare
 
 
 class GameState(ABC, Generic[A]):

@@ -7,11 +7,10 @@ two players involved see them, in their observations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kartentisch.cards import Card
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event
 
 __all__ = [
     "Announced",
@@ -33,9 +32,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@event("deal_started")
 class DealStarted(Event):
-    type: ClassVar[str] = "deal_started"
     dealer: int
     playing: tuple[int, ...]
     hand_sizes: tuple[int, ...]
@@ -43,49 +41,44 @@ class DealStarted(Event):
     bock_multiplier: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("declared")
 class Declared(Event):
     """A declaration, reservation or pass, spoken in turn before the first card."""
 
-    type: ClassVar[str] = "declared"
     seat: int
     call: str
 
 
-@dataclass(frozen=True, slots=True)
+@event("redeal")
 class Redeal(Event):
     """The deal is void and dealt again: ``reason`` is ``kings`` or ``armut_refused``."""
 
-    type: ClassVar[str] = "redeal"
     reason: str
     seat: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@event("armut_offered")
 class ArmutOffered(Event):
     """ "X Trumpf nach oben/unten": ``direction`` is ``up`` (with an Alte) or ``down``;
     ``round`` when the players are asked in turn (option ``armut_ask``), ``partner``
     the first asked."""
 
-    type: ClassVar[str] = "armut_offered"
     seat: int
     trumps: int
     direction: str
     partner: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("armut_answered")
 class ArmutAnswered(Event):
-    type: ClassVar[str] = "armut_answered"
     seat: int
     accepted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event("armut_cards_passed")
 class ArmutCardsPassed(Event):
     """Three cards passed face down: ``kind`` is ``give`` or ``return``."""
 
-    type: ClassVar[str] = "armut_cards_passed"
     seat: int
     to: int
     kind: str
@@ -93,11 +86,10 @@ class ArmutCardsPassed(Event):
     trumps: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("play_started")
 class PlayStarted(Event):
     """The game as the table knows it: a silent solo shows as ``normal``."""
 
-    type: ClassVar[str] = "play_started"
     game_type: str
     soloist: int | None
     ouvert: bool
@@ -107,84 +99,75 @@ class PlayStarted(Event):
     open_hand: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@event("pigs_shown")
 class PigsShown(Event):
     """The table is told that ``seat`` holds a pig (``schweinchen``,
     ``superschweinchen`` or ``hyperschweinchen``): as play begins or as the first
     of its two cards is played, by the option ``schweinchen``."""
 
-    type: ClassVar[str] = "pigs_shown"
     seat: int
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@event("announced")
 class Announced(Event):
     """An announcement; ``implied`` lists the lower ones it made at the same time."""
 
-    type: ClassVar[str] = "announced"
     seat: int
     party: str
     word: str
     implied: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@event("announcement_taken_back")
 class AnnouncementTakenBack(Event):
-    type: ClassVar[str] = "announcement_taken_back"
     seat: int
     word: str
 
 
-@dataclass(frozen=True, slots=True)
+@event("card_played")
 class CardPlayed(Event):
-    type: ClassVar[str] = "card_played"
     seat: int
     card: Card
     trick: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("card_taken_back")
 class CardTakenBack(Event):
     """Kulanzregel: a player took back his last card before the next was played."""
 
-    type: ClassVar[str] = "card_taken_back"
     seat: int
     card: Card
     trick: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("trick_won")
 class TrickWon(Event):
-    type: ClassVar[str] = "trick_won"
     trick: int
     seat: int
     cards: tuple[Card, ...]
     augen: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("hochzeit_partner_found")
 class HochzeitPartnerFound(Event):
-    type: ClassVar[str] = "hochzeit_partner_found"
     holder: int
     partner: int
     trick: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("hochzeit_alone")
 class HochzeitAlone(Event):
     """No partner within the tricks allowed: the holder plays alone (a solo)."""
 
-    type: ClassVar[str] = "hochzeit_alone"
     holder: int
     trick: int
 
 
-@dataclass(frozen=True, slots=True)
+@event("deal_ended")
 class DealEnded(Event):
     """The deal was played out: the true game and the score."""
 
-    type: ClassVar[str] = "deal_ended"
     game_type: str
     solo: bool
     re_party: tuple[int, ...]

@@ -8,10 +8,10 @@ runs the engine. ``deal`` re-exports them, so both names work.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kartentisch.cards import Card
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 
@@ -25,46 +25,41 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@event("deal_started")
 class DealStarted(Event):
-    type: ClassVar[str] = "deal_started"
     dealer: int
     leader: int
     hand_sizes: tuple[int, ...]
     packets: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event("card_played")
 class CardPlayed(Event):
-    type: ClassVar[str] = "card_played"
     seat: int
     card: Card
     trick: int
     revoke: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@event("trick_won")
 class TrickWon(Event):
-    type: ClassVar[str] = "trick_won"
     trick: int
     seat: int
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event("penalty")
 class PenaltyCharged(Event):
     """A chip paid into the middle: ``reason`` is one of :data:`REASONS`."""
 
-    type: ClassVar[str] = "penalty"
     seat: int
     reason: str
     chips: int
     trick: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@event("deal_ended")
 class DealEnded(Event):
-    type: ClassVar[str] = "deal_ended"
     points: tuple[int, ...]
 
 
