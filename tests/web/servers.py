@@ -1,9 +1,10 @@
-"""``kartentisch serve`` in a subprocess, for tests over real sockets (faults, browser tests).
+"""Servers for tests over real sockets (faults, limits, browser tests).
 
-The server runs as people run it: its own process, a port on 127.0.0.1, a
-data directory (SQLite) or a database URL. :meth:`ServerProcess.kill` ends it
-as a crash would (SIGKILL), :meth:`ServerProcess.start` starts it again on
-the same data.
+:class:`ServerProcess` is ``kartentisch serve`` as people run it: its own process,
+a port on 127.0.0.1, a data directory (SQLite) or a database URL.
+:meth:`ServerProcess.kill` ends it as a crash would (SIGKILL),
+:meth:`ServerProcess.start` starts it again on the same data. :func:`in_thread`
+serves an app of this process instead (its store and manager stay at hand).
 """
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
+import uvicorn
 
-__all__ = ["ServerProcess", "free_port"]
+__all__ = ["ServerProcess", "free_port", "in_thread"]
 
 
 def free_port() -> int:
@@ -27,6 +31,33 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+@contextmanager
+def in_thread(
+    app: Any, *, timeout: float = 15, lifespan: Literal["auto", "on", "off"] = "auto"
+) -> Iterator[str]:
+    """``app`` under uvicorn in a thread, on a free port of 127.0.0.1, until the block ends.
+
+    Yields ``host:port`` once uvicorn says it has started; ``timeout`` only guards
+    against a server that never starts or never stops.
+    """
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=free_port(), log_level="warning", lifespan=lifespan
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=timeout)
 
 
 class ServerProcess:

@@ -23,7 +23,6 @@ import secrets
 import socket
 import sqlite3
 import struct
-import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -33,7 +32,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
@@ -50,7 +48,7 @@ from kartentisch.web.realtime import MonotonicTableClock
 from kartentisch.web.tables import ServerSettings, TableManager
 
 from .helpers import AppFactory, new_table, next_state, until_my_turn
-from .servers import ServerProcess, free_port
+from .servers import ServerProcess, in_thread
 from .test_storage import postgres_schema
 
 #: Loopback needs no proxy (websockets ≥ 15 would look for one in the environment).
@@ -514,21 +512,8 @@ def serving(
     """The app in this process (its store can be tampered with), uvicorn on a real socket."""
     settings = settings or ServerSettings(bot_delay=0, grace=None)
     app = create_app(db_url, data_dir=data_dir, settings=settings)
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with in_thread(app) as address:
+        yield address, app
 
 
 #: Bots without delay, no stand-ins, and quick tries while storage is down.

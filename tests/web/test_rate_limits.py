@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -36,6 +34,7 @@ from kartentisch.web.replay import replay_record
 from kartentisch.web.tables import ServerSettings, TableManager
 
 from . import test_cluster
+from .servers import free_port, in_thread
 from .test_storage import postgres_schema
 
 #: Redis at ``$KARTENTISCH_TEST_REDIS`` or the default (test_cluster.py); skipped without it.
@@ -47,19 +46,12 @@ ALL_BOTS = [{"kind": "bot", "level": "random"}] * 4
 WAITING = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class Server:
     """The app under uvicorn in a thread: its address, app and helpers."""
 
-    def __init__(self, app: Starlette, port: int) -> None:
+    def __init__(self, app: Starlette, address: str) -> None:
         self.app = app
-        self.address = f"127.0.0.1:{port}"
+        self.address = address
         self.http = httpx.Client(base_url=f"http://{self.address}", timeout=30)
         self.sockets = ExitStack()
 
@@ -100,24 +92,13 @@ def serving(
         redis_url=redis,
         lease=2.0 if redis else None,
     )
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    server = Server(app, port)
-    try:
-        yield server
-    finally:
-        server.sockets.close()
-        server.http.close()
-        uv.should_exit = True
-        thread.join(timeout=30)
+    with in_thread(app, timeout=30, lifespan="on") as address:
+        server = Server(app, address)
+        try:
+            yield server
+        finally:
+            server.sockets.close()
+            server.http.close()
 
 
 def receive(ws: ClientConnection) -> dict[str, Any]:
@@ -486,7 +467,7 @@ def test_the_counters_in_redis_are_shared_and_a_redis_outage_counts_here(
         assert await one.hit(rate, "192.0.2.8") is None  # another address: its own count
         await one.close()
         await two.close()
-        gone = RateLimiter(f"redis://127.0.0.1:{_free_port()}/0", prefix=prefix)
+        gone = RateLimiter(f"redis://127.0.0.1:{free_port()}/0", prefix=prefix)
         answers = [await gone.hit(rate, "192.0.2.7") for _ in range(4)]
         assert answers[:3] == [None, None, None] and answers[3] is not None
         await gone.close()

@@ -6,17 +6,14 @@ import asyncio
 import gc
 import json
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
@@ -32,7 +29,7 @@ from kartentisch.web.seats import Connection
 from kartentisch.web.tables import ServerSettings, TableManager
 
 from .helpers import AppFactory, new_table, next_error, next_state, until_my_turn
-from .servers import free_port
+from .servers import in_thread
 from .test_storage import postgres_schema
 
 SEATS = [{"kind": "human", "name": "Ann", "token_hash": "x"}, {"kind": "bot", "name": "Ben"}] * 2
@@ -380,7 +377,7 @@ def test_an_action_the_database_refuses_is_heard_of_by_nobody(tmp_path: Path) ->
     played in its place is what everyone then sees."""
     app = create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0, grace=None))
     database = tmp_path / "kartentisch.sqlite3"
-    with running(app) as server:
+    with in_thread(app) as server:
         body = {
             "game": "slobberhannes",
             "name": "Ann",
@@ -457,22 +454,3 @@ def receive_state(ws: Any) -> dict[str, Any]:
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message
-
-
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """``app`` under uvicorn on a free localhost port (``host:port``) until the block ends."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{config.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
