@@ -92,7 +92,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from web_load import wait_until_serving
+from web_load import free_port, stop_server, wait_until_serving
 
 P99_TARGET_MS: Final = 100.0
 RSS_TARGET: Final = 0.10
@@ -159,13 +159,6 @@ def percentile(ordered: list[float], q: float) -> float:
 # -- the server -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((SERVER_HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def start_server(
     port: int, data_dir: Path, log: Path, extra: list[str], nofile: int
 ) -> subprocess.Popen[bytes]:
@@ -200,16 +193,6 @@ def start_server(
             command, stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=limit_files
         )
     return wait_until_serving(proc, port, log, SERVER_HOST)
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, and SIGKILL if the server is not gone within 15 s."""
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
 
 
 def rss_kib(pid: int) -> int:

@@ -44,12 +44,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import os
 import platform
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -77,6 +75,10 @@ from kartentisch.storage.models import (
     TableRow,
 )
 from kartentisch.storage.ratings import RatingStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from web_load import free_port, stop_server, wait_until_serving
 
 PLAYER: Final = "Marathon"
 #: A request unanswered this long counts as an error (``timeout``).
@@ -344,47 +346,12 @@ def build_database(data_dir: Path, games: int, others: int, seed: int) -> dict[s
 # -- the server ---------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def start_server(port: int, data_dir: Path, log: Path) -> subprocess.Popen[bytes]:
     """The server in a process of its own, once its ``/healthz`` answers."""
     command = [sys.executable, "-c", SERVER_SCRIPT, str(data_dir), str(port)]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("the server exited:\n" + log.read_text(errors="replace"))
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            try:
-                probe.request("GET", "/healthz")
-                if probe.getresponse().status == 200:
-                    return proc
-            finally:
-                probe.close()
-        except OSError:
-            pass
-        time.sleep(0.05)
-    stop_server(proc)
-    raise RuntimeError("the server did not start within 60 s")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, and SIGKILL if the server is not gone within 15 s."""
-    if server.poll() is not None:
-        return
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
+    return wait_until_serving(proc, port, log)
 
 
 def cpu_seconds(pid: int) -> float:

@@ -98,6 +98,7 @@ from web_load import (
     memory_kib,
     percentile,
     raise_open_files,
+    stop_server,
     table_slot,
     wait_until_serving,
     watch_loop,
@@ -357,12 +358,7 @@ def redis_server(wanted: str, data_dir: Path) -> Iterator[tuple[str, bool]]:
                 time.sleep(0.05)
         yield url, True
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 def redis_counters(url: str) -> dict[str, float]:
