@@ -5,7 +5,8 @@ pure Python and behaves the same, only slower; ``KARTENTISCH_PURE_PYTHON=1`` at
 run time ignores what was compiled.
 
 - Two C search kernels (``kartentisch.search._maxn`` and ``_dokosolve``) beside
-  their pure-Python twins.
+  their pure-Python twins, and the vector environments' compiled games
+  (``kartentisch.interop._vecslob`` and ``_vecdoko``) beside the scalar tables.
 - The deck's shuffle and deal, the Doppelkopf engine's hot modules and the
   shared trick machinery, compiled from their own Python sources with mypyc
   (the engine benchmark decided it: docs/performance.md). The SHA-256 of each source is written to
@@ -54,13 +55,15 @@ def c_kernels() -> list[Extension]:
         )
         for name in ("_maxn", "_dokosolve")
     ] + [
-        # The vector environment's Slobberhannes games (kartentisch.interop.vector).
+        # The vector environment's Slobberhannes games and Doppelkopf games under the
+        # house rules (kartentisch.interop.vector).
         Extension(
-            "kartentisch.interop._vecslob",
-            sources=["src/kartentisch/interop/_vecslob.c"],
+            f"kartentisch.interop.{name}",
+            sources=[f"src/kartentisch/interop/{name}.c"],
             extra_compile_args=["-O3"],
             optional=True,
         )
+        for name in ("_vecslob", "_vecdoko")
     ]
 
 

@@ -28,6 +28,10 @@ needs_c = pytest.mark.skipif(
     find_spec("kartentisch.interop._vecslob") is None,
     reason="the compiled vector environment is not built",
 )
+needs_c_doppelkopf = pytest.mark.skipif(
+    find_spec("kartentisch.interop._vecdoko") is None,
+    reason="the compiled Doppelkopf games are not built",
+)
 BACKENDS = ["python", pytest.param("c", marks=needs_c)]
 
 SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
@@ -43,7 +47,7 @@ SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
 def make(game: str, num: int, options: Any, backend: str, **kwargs: Any) -> VectorEnv:
     if game == "slobberhannes":
         return SlobberhannesVectorEnv(num, options, backend=backend, **kwargs)  # type: ignore[arg-type]
-    return DoppelkopfVectorEnv(num, options, **kwargs)
+    return DoppelkopfVectorEnv(num, options, backend=backend, **kwargs)  # type: ignore[arg-type]
 
 
 def play_against_scalar(envs: VectorEnv, game: str, options: Any, seed: int, steps: int) -> int:
@@ -100,9 +104,19 @@ def test_a_fixed_dealer_as_the_scalar_environments(backend: str) -> None:
     assert envs.reset(seed=1)[0]["to_move"].tolist() == [3, 3, 3]
 
 
-@pytest.mark.parametrize("options", [None, {"preset": "ddv"}, {"players": 5}])
-def test_doppelkopf_plays_the_scalar_environments_deals(options: dict[str, Any] | None) -> None:
-    envs = make("doppelkopf", 3, options, "python")
+@pytest.mark.parametrize(
+    ("backend", "options"),
+    [
+        ("python", None),
+        ("python", {"preset": "ddv"}),
+        ("python", {"players": 5}),
+        pytest.param("c", None, marks=needs_c_doppelkopf),
+    ],
+)
+def test_doppelkopf_plays_the_scalar_environments_deals(
+    backend: str, options: dict[str, Any] | None
+) -> None:
+    envs = make("doppelkopf", 3, options, backend)
     assert play_against_scalar(envs, "doppelkopf", options, seed=3, steps=70) >= 3
 
 
@@ -195,7 +209,7 @@ def test_same_step_autoreset_and_rewards(backend: str, options: dict[str, Any] |
 
 
 def test_doppelkopf_rewards_add_up_to_the_deals_points() -> None:
-    envs = DoppelkopfVectorEnv(4)
+    envs = DoppelkopfVectorEnv(4, backend="python")
     obs, _ = envs.reset(seed=2)
     totals = np.zeros((4, 4))
     ended = 0
@@ -298,17 +312,24 @@ def test_arguments_are_checked() -> None:
 def test_pure_python_refuses_the_compiled_games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KARTENTISCH_PURE_PYTHON", "1")
     assert not compiled_available()
+    assert not compiled_available("doppelkopf")
     assert SlobberhannesVectorEnv(1).backend == "python"
+    assert DoppelkopfVectorEnv(1).backend == "python"
 
 
 def test_without_the_build_the_python_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     import kartentisch.interop.vector as module
 
     monkeypatch.setattr(module, "_vecslob", None)
+    monkeypatch.setattr(module, "_vecdoko", None)
     assert not compiled_available()
+    assert not compiled_available("doppelkopf")
     assert SlobberhannesVectorEnv(1).backend == "python"
+    assert DoppelkopfVectorEnv(1).backend == "python"
     with pytest.raises(RuntimeError, match="not built"):
         SlobberhannesVectorEnv(1, backend="c")
+    with pytest.raises(RuntimeError, match="not built"):
+        DoppelkopfVectorEnv(1, backend="c")
 
 
 def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,13 +1,21 @@
-"""The Doppelkopf vector environment's short way to an observation vector
-(``incremental.doppelkopf_deal_vector``, read from the deal's state) gives what
-the long way gives (the engine's observation, then ``encode_doppelkopf``): for
-every seat, at every step of random deals, under several rule sets; the random
-play favours the rare words (Vorbehalt, solos, Hochzeit, Armut, announcements)
-so that they all come up."""
+"""The Doppelkopf vector environment's two short ways.
+
+The Python backend's observation vector (``incremental.doppelkopf_deal_vector``,
+read from the deal's state) gives what the long way gives (the engine's
+observation, then ``encode_doppelkopf``): for every seat, at every step of random
+deals, under several rule sets; the random play favours the rare words
+(Vorbehalt, solos, Hochzeit, Armut, announcements) so that they all come up.
+
+The compiled games (``interop/_vecdoko.c``, the house rules) give what the Python
+backend gives, step by step: the same observations, masks, seats to move,
+rewards, terminations and scores for the same actions, over many seeds and
+dealers and under policies that bring up every kind of game; the scalar
+environment's deals per index are checked in ``test_vector.py``."""
 
 from __future__ import annotations
 
 import random
+from importlib.util import find_spec
 from typing import Any
 
 import numpy as np
@@ -18,6 +26,7 @@ from hypothesis import strategies as st
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.interop.encoding import DoppelkopfTable, encode_doppelkopf
 from kartentisch.interop.incremental import doppelkopf_deal_vector
+from kartentisch.interop.vector import DoppelkopfVectorEnv
 
 OPTIONS: list[dict[str, Any] | None] = [
     None,
@@ -112,3 +121,120 @@ def test_deal_vectors_in_armut_exchanges() -> None:
 def test_deal_vectors_on_any_seed(seed: int, dealer: int, rare: float) -> None:
     table = DoppelkopfTable.from_seed(seed, dealer=dealer)
     check_deal(table, random.Random(seed), rare)
+
+
+# -- the compiled games (interop/_vecdoko.c) against the tables -----------------------------
+
+needs_c = pytest.mark.skipif(
+    find_spec("kartentisch.interop._vecdoko") is None,
+    reason="the compiled Doppelkopf games are not built",
+)
+
+
+def step_both(
+    compiled: DoppelkopfVectorEnv,
+    reference: DoppelkopfVectorEnv,
+    steps: int,
+    rng: np.random.Generator,
+    favour: dict[int, float],
+) -> dict[str, int]:
+    """Step both with the same random legal actions (ids in ``favour`` weighted by
+    their factor); compare everything each step. The game types of the deals ended."""
+    first, _ = compiled.reset(seed=compiled.seed)
+    again, _ = reference.reset(seed=compiled.seed)
+    ended: dict[str, int] = {}
+    weights = np.ones(compiled.num_actions)
+    for action, factor in favour.items():
+        weights[action] = factor
+    for _ in range(steps):
+        for key in first:
+            np.testing.assert_array_equal(first[key], again[key])
+        np.testing.assert_array_equal(compiled.scores(), reference.scores())
+        mask = first["action_mask"]
+        actions = np.argmax(rng.random(mask.shape) * mask * weights, axis=1)
+        deals = [table.deal for table in reference.tables]
+        first, *one = compiled.step(actions)
+        again, *two = reference.step(actions)
+        for a, b in zip(one[:3], two[:3], strict=True):
+            np.testing.assert_array_equal(a, b)
+        for i in np.flatnonzero(two[1]):
+            kind = deals[i].game_type if deals[i].outcome == "played" else "redeal"
+            ended[kind] = ended.get(kind, 0) + 1
+    return ended
+
+
+PASS, HOCHZEIT, ARMUT, ACCEPT = 24, 31, 34, 35
+#: Policies: uniform; the declarations mostly passed (normal games, Armut, stille
+#: Hochzeit, announcements); Hochzeit and Armut whenever offered.
+POLICIES: list[dict[int, float]] = [
+    {},
+    {PASS: 30.0, ARMUT: 30.0, ACCEPT: 30.0, **{w: 0.05 for w in range(57, 63)}},
+    {PASS: 20.0, HOCHZEIT: 1e3, HOCHZEIT + 1: 1e3, HOCHZEIT + 2: 1e3, ARMUT: 1e3, ACCEPT: 1e3},
+]
+
+
+@needs_c
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_compiled_games_equal_the_reference(policy: int) -> None:
+    compiled = DoppelkopfVectorEnv(64, backend="c")
+    reference = DoppelkopfVectorEnv(64, backend="python")
+    compiled.seed = 100 + policy
+    ended = step_both(compiled, reference, 150, np.random.default_rng(policy), POLICIES[policy])
+    assert sum(ended.values()) >= 100
+    if policy:  # the rare games came up
+        assert {"normal", "armut", "trump"} <= set(ended)
+    if policy == 2:
+        assert ended.get("hochzeit", 0) >= 10
+
+
+@needs_c
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=-(2**70), max_value=2**70),
+    dealer=st.sampled_from([None, 0, 3]),
+    sampler=st.integers(min_value=0, max_value=2**32),
+    policy=st.sampled_from(range(len(POLICIES))),
+)
+def test_compiled_games_on_any_seed(
+    seed: int, dealer: int | None, sampler: int, policy: int
+) -> None:
+    compiled = DoppelkopfVectorEnv(4, dealer=dealer, backend="c")
+    reference = DoppelkopfVectorEnv(4, dealer=dealer, backend="python")
+    compiled.seed = seed
+    step_both(compiled, reference, 60, np.random.default_rng(sampler), POLICIES[policy])
+
+
+@needs_c
+def test_compiled_games_sample_legal_actions_and_threads_change_nothing() -> None:
+    one = DoppelkopfVectorEnv(200, backend="c", threads=1)
+    two = DoppelkopfVectorEnv(200, backend="c", threads=2)
+    obs, _ = one.reset(seed=9)
+    two.reset(seed=9)
+    for _ in range(120):
+        actions = one.sample_actions()
+        assert (obs["action_mask"][np.arange(200), actions] == 1).all()
+        np.testing.assert_array_equal(actions, two.sample_actions())
+        x, y = one.step(actions), two.step(actions)
+        for key in x[0]:
+            np.testing.assert_array_equal(x[0][key], y[0][key])
+        np.testing.assert_array_equal(x[1], y[1])
+        np.testing.assert_array_equal(x[2], y[2])
+        obs = x[0]
+
+
+@needs_c
+def test_compiled_games_play_the_house_rules_only() -> None:
+    assert DoppelkopfVectorEnv(1).backend == "c"
+    assert DoppelkopfVectorEnv(1, {"preset": "house"}).backend == "c"
+    assert DoppelkopfVectorEnv(1, {"preset": "ddv"}).backend == "python"
+    assert DoppelkopfVectorEnv(1, {"bock": False}).backend == "python"
+    with pytest.raises(ValueError, match="house rules only"):
+        DoppelkopfVectorEnv(1, {"players": 5}, backend="c")
+    envs = DoppelkopfVectorEnv(2, backend="c")
+    with pytest.raises(RuntimeError, match="no tables"):
+        _ = envs.tables
+    obs, _ = envs.reset(seed=3)
+    actions = envs.sample_actions()
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    with pytest.raises(ValueError, match="game 1"):
+        envs.step(actions)

@@ -43,11 +43,16 @@ environment (:mod:`kartentisch.interop.pettingzoo`) plays them.
   ``copy=False`` they are the environment's own buffers, overwritten by the
   next call (faster).
 
-Slobberhannes steps all its games in compiled code (``backend="c"``, the
-default where the extension is built; ``threads`` splits the games over
-threads, the GIL released) or through the scalar tables (``backend="python"``,
-the reference the tests compare it with). Doppelkopf has the Python backend
-only: every game is a :class:`~kartentisch.interop.encoding.DoppelkopfTable`.
+Both games step all their games in compiled code (``backend="c"``, the default
+where the extension is built; ``threads`` splits the games over threads, the GIL
+released) or through the scalar tables (``backend="python"``, the reference the
+tests compare them with). Doppelkopf is compiled for the house rules only
+(``DoppelkopfOptions()`` as it is, ``interop/_vecdoko.c``); other options play
+through :class:`~kartentisch.interop.encoding.DoppelkopfTable`, whose vectors
+are read from the deal's state (:func:`~kartentisch.interop.incremental.doppelkopf_deal_vector`).
+The compiled games draw ``sample_actions()`` in C (their own generator, seeded by
+``reset``), the Python backend with NumPy: the same seed gives the same deals,
+not the same sampled actions.
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ from kartentisch.games.doppelkopf import DoppelkopfOptions
 from kartentisch.games.slobberhannes import SlobberhannesOptions
 from kartentisch.interop.encoding import (
     DOPPELKOPF_ACTIONS,
+    DOPPELKOPF_CARDS,
     SLOBBERHANNES_ACTIONS,
     SLOBBERHANNES_CARDS,
     DoppelkopfTable,
@@ -85,6 +91,10 @@ try:
     from kartentisch.interop import _vecslob
 except ImportError:  # pragma: no cover - the C build is optional
     _vecslob = None  # type: ignore[assignment]
+try:
+    from kartentisch.interop import _vecdoko
+except ImportError:  # pragma: no cover - the C build is optional
+    _vecdoko = None  # type: ignore[assignment]
 
 __all__ = [
     "AUTORESET_MODE",
@@ -106,10 +116,11 @@ Backend = Literal["auto", "c", "python"]
 AUTORESET_MODE: Final = "same_step"
 
 
-def compiled_available() -> bool:
-    """Whether the compiled Slobberhannes games are built and allowed
-    (``KARTENTISCH_PURE_PYTHON`` refuses them)."""
-    return _vecslob is not None and not os.environ.get("KARTENTISCH_PURE_PYTHON")
+def compiled_available(game: str = "slobberhannes") -> bool:
+    """Whether the compiled games of ``game`` (``slobberhannes`` or ``doppelkopf``,
+    the house rules) are built and allowed (``KARTENTISCH_PURE_PYTHON`` refuses them)."""
+    module = _vecdoko if game == "doppelkopf" else _vecslob
+    return module is not None and not os.environ.get("KARTENTISCH_PURE_PYTHON")
 
 
 def _generator_states(seeds: Sequence[int]) -> npt.NDArray[np.uint32]:
@@ -369,79 +380,31 @@ class _TableVectorEnv(VectorEnv):
         return np.array(self._scores, dtype=np.float32).reshape(self.num_envs, self.num_players)
 
 
-class SlobberhannesVectorEnv(VectorEnv):
-    """``num_envs`` games of Slobberhannes (``options`` as the scalar environment's).
+class _CompiledOrTables(VectorEnv):
+    """A game stepped in compiled code (``_batch``) or through the scalar tables
+    (``_reference``, writing this environment's own buffers)."""
 
-    ``backend``: ``c`` (compiled; ``threads`` > 1 splits the games over that many
-    threads), ``python`` (the scalar tables) or ``auto`` (``c`` where built).
-    """
+    _batch: Any
+    _reference: _TableVectorEnv | None
+    threads: int
 
-    game: ClassVar[str] = "slobberhannes"
-
-    def __init__(
-        self,
-        num_envs: int,
-        options: SlobberhannesOptions | Mapping[str, Any] | None = None,
-        *,
-        dealer: int | None = None,
-        backend: Backend = "auto",
-        threads: int = 1,
-        copy: bool = True,
-    ) -> None:
-        if not isinstance(options, SlobberhannesOptions):
-            options = SlobberhannesOptions.from_dict(options)
-        self.options = options
-        if backend not in ("auto", "c", "python"):
-            raise ValueError(f"backend must be auto, c or python, not {backend!r}")
-        if backend == "c" and _vecslob is None:
-            raise RuntimeError("the compiled vector environment is not built")
-        use_c = backend == "c" or (backend == "auto" and compiled_available())
-        layout = slobberhannes_layout(options.players, options.hand_size)
-        super().__init__(
-            num_envs,
-            num_players=options.players,
-            num_actions=SLOBBERHANNES_ACTIONS,
-            layout=layout,
-            dealer=dealer,
-            copy=copy,
+    def _use_tables(self, new_table: Callable[[int, int], Table], *, python: bool = False) -> None:
+        reference_type = _DoppelkopfTables if python else _TableVectorEnv
+        self._reference = reference_type(
+            self.num_envs,
+            new_table,
+            num_players=self.num_players,
+            num_actions=self.num_actions,
+            layout=self.layout,
+            dealer=self.dealer,
+            copy=False,
         )
-        self.threads = max(1, int(threads))
-        self._batch: Any = None
-        self._reference: _TableVectorEnv | None = None
-        if use_c:
-            assert _vecslob is not None
-            deck = bytes(SLOBBERHANNES_CARDS.index(c) for c in options.deck())
-            self._batch = _vecslob.Batch(
-                num_envs,
-                options.players,
-                options.hand_size,
-                deck,
-                bytes(options.packets),
-                options.revokes == "penalty",
-                options.all_three_bonus,
-                -1 if dealer is None else dealer,
-            )
-            assert self._batch.obs_size == layout.size
-            self._actions: IntArray = np.zeros(num_envs, dtype=np.int64)
-        else:
-            self._reference = _TableVectorEnv(
-                num_envs,
-                self._new_table,
-                num_players=options.players,
-                num_actions=SLOBBERHANNES_ACTIONS,
-                layout=layout,
-                dealer=dealer,
-                copy=False,
-            )
-            # One set of buffers: the reference writes this environment's arrays.
-            self._reference._obs = self._obs
-            self._reference._mask = self._mask
-            self._reference._to_move = self._to_move
-            self._reference._rewards = self._rewards
-            self._reference._terminations = self._terminations
-
-    def _new_table(self, seed: int, dealer: int) -> Table:
-        return SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
+        # One set of buffers: the reference writes this environment's arrays.
+        self._reference._obs = self._obs
+        self._reference._mask = self._mask
+        self._reference._to_move = self._to_move
+        self._reference._rewards = self._rewards
+        self._reference._terminations = self._terminations
 
     @property
     def backend(self) -> str:
@@ -496,35 +459,72 @@ class SlobberhannesVectorEnv(VectorEnv):
         return out
 
 
-class DoppelkopfVectorEnv(_TableVectorEnv):
-    """``num_envs`` games of Doppelkopf, house rules by default (``options`` as the
-    scalar environment's); stepped through the scalar tables (Python backend)."""
+def _check_backend(backend: str, module: Any) -> None:
+    if backend not in ("auto", "c", "python"):
+        raise ValueError(f"backend must be auto, c or python, not {backend!r}")
+    if backend == "c" and module is None:
+        raise RuntimeError("the compiled vector environment is not built")
 
-    game: ClassVar[str] = "doppelkopf"
+
+class SlobberhannesVectorEnv(_CompiledOrTables):
+    """``num_envs`` games of Slobberhannes (``options`` as the scalar environment's).
+
+    ``backend``: ``c`` (compiled; ``threads`` > 1 splits the games over that many
+    threads), ``python`` (the scalar tables) or ``auto`` (``c`` where built).
+    """
+
+    game: ClassVar[str] = "slobberhannes"
 
     def __init__(
         self,
         num_envs: int,
-        options: DoppelkopfOptions | Mapping[str, Any] | None = None,
+        options: SlobberhannesOptions | Mapping[str, Any] | None = None,
         *,
         dealer: int | None = None,
+        backend: Backend = "auto",
+        threads: int = 1,
         copy: bool = True,
     ) -> None:
-        if not isinstance(options, DoppelkopfOptions):
-            options = DoppelkopfOptions.from_dict(options)
+        if not isinstance(options, SlobberhannesOptions):
+            options = SlobberhannesOptions.from_dict(options)
         self.options = options
+        _check_backend(backend, _vecslob)
+        use_c = backend == "c" or (backend == "auto" and compiled_available())
+        layout = slobberhannes_layout(options.players, options.hand_size)
         super().__init__(
             num_envs,
-            self._doppelkopf_table,
             num_players=options.players,
-            num_actions=DOPPELKOPF_ACTIONS,
-            layout=doppelkopf_layout(options.players, options.hand_size),
+            num_actions=SLOBBERHANNES_ACTIONS,
+            layout=layout,
             dealer=dealer,
             copy=copy,
         )
+        self.threads = max(1, int(threads))
+        self._batch = None
+        self._reference = None
+        if use_c:
+            assert _vecslob is not None
+            deck = bytes(SLOBBERHANNES_CARDS.index(c) for c in options.deck())
+            self._batch = _vecslob.Batch(
+                num_envs,
+                options.players,
+                options.hand_size,
+                deck,
+                bytes(options.packets),
+                options.revokes == "penalty",
+                options.all_three_bonus,
+                -1 if dealer is None else dealer,
+            )
+            assert self._batch.obs_size == layout.size
+        else:
+            self._use_tables(self._new_table)
 
-    def _doppelkopf_table(self, seed: int, dealer: int) -> Table:
-        return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
+    def _new_table(self, seed: int, dealer: int) -> Table:
+        return SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
+
+
+class _DoppelkopfTables(_TableVectorEnv):
+    """The scalar Doppelkopf tables, observed from the deal's state directly."""
 
     def _write(self, i: int, table: Table) -> None:
         # The vector read from the deal itself (incremental.doppelkopf_deal_vector):
@@ -537,3 +537,60 @@ class DoppelkopfVectorEnv(_TableVectorEnv):
         mask[:] = 0
         mask[table.legal_ids()] = 1
         self._to_move[i] = seat
+
+
+class DoppelkopfVectorEnv(_CompiledOrTables):
+    """``num_envs`` games of Doppelkopf, house rules by default (``options`` as the
+    scalar environment's).
+
+    ``backend``: ``c`` (compiled, the house rules only: ``options`` as
+    ``DoppelkopfOptions()``; ``threads`` > 1 splits the games over that many
+    threads), ``python`` (the scalar tables, any options) or ``auto`` (``c``
+    where built and the options are the house rules).
+    """
+
+    game: ClassVar[str] = "doppelkopf"
+
+    def __init__(
+        self,
+        num_envs: int,
+        options: DoppelkopfOptions | Mapping[str, Any] | None = None,
+        *,
+        dealer: int | None = None,
+        backend: Backend = "auto",
+        threads: int = 1,
+        copy: bool = True,
+    ) -> None:
+        if not isinstance(options, DoppelkopfOptions):
+            options = DoppelkopfOptions.from_dict(options)
+        self.options = options
+        _check_backend(backend, _vecdoko)
+        house = options == DoppelkopfOptions()
+        if backend == "c" and not house:
+            raise ValueError(
+                "the compiled Doppelkopf games play the house rules only "
+                "(DoppelkopfOptions() as it is): use backend='python' for other options"
+            )
+        use_c = backend == "c" or (backend == "auto" and house and compiled_available("doppelkopf"))
+        layout = doppelkopf_layout(options.players, options.hand_size)
+        super().__init__(
+            num_envs,
+            num_players=options.players,
+            num_actions=DOPPELKOPF_ACTIONS,
+            layout=layout,
+            dealer=dealer,
+            copy=copy,
+        )
+        self.threads = max(1, int(threads))
+        self._batch = None
+        self._reference = None
+        if use_c:
+            assert _vecdoko is not None
+            deck = bytes(DOPPELKOPF_CARDS.index(c) for c in options.deck())
+            self._batch = _vecdoko.Batch(num_envs, deck, -1 if dealer is None else dealer)
+            assert self._batch.obs_size == layout.size
+        else:
+            self._use_tables(self._doppelkopf_table, python=True)
+
+    def _doppelkopf_table(self, seed: int, dealer: int) -> Table:
+        return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)

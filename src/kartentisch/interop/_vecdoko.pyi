@@ -1,0 +1,23 @@
+from typing import Any
+
+class Batch:
+    """Doppelkopf deals under the house rules stepped together (kartentisch.interop.vector)."""
+
+    obs_size: int
+    def __init__(self, num: int, deck: bytes, dealer: int, /) -> None: ...
+    def reset(self, states: Any, /) -> None: ...
+    def step(
+        self,
+        actions: Any,
+        observation: Any,
+        action_mask: Any,
+        to_move: Any,
+        rewards: Any,
+        terminations: Any,
+        threads: int = 1,
+        /,
+    ) -> None: ...
+    def observe(self, observation: Any, action_mask: Any, to_move: Any, /) -> None: ...
+    def scores(self, out: Any, /) -> None: ...
+    def seed_sampler(self, seed: int, /) -> None: ...
+    def sample(self, out: Any, /) -> None: ...
