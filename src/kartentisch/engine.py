@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 from kartentisch.cards import Card
 from kartentisch.errors import IllegalActionError
 
-__all__ = ["RECORD_FORMAT", "Event", "GameState", "event", "jsonable"]
+__all__ = ["RECORD_FORMAT", "Event", "GameState", "event_type", "jsonable"]
 
 #: The ``format`` field of every game record this version writes and reads.
 RECORD_FORMAT = "kartentisch-record/1"
@@ -63,12 +63,12 @@ class Event:
 
 
 @dataclass_transform(frozen_default=True)
-def event(name: str) -> Callable[[type[E]], type[E]]:
+def event_type(name: str) -> Callable[[type[E]], type[E]]:
     """Declare an :class:`Event` subclass named ``name`` (its :attr:`~Event.type`).
 
     Every event is a frozen dataclass with slots; its fields are what happened::
 
-        @event("card_played")
+        @event_type("card_played")
         class CardPlayed(Event):
             seat: int
             card: Card

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 from kartentisch.cards import Card, full_deck, shuffled
-from kartentisch.engine import RECORD_FORMAT, Event, GameState
+from kartentisch.engine import RECORD_FORMAT, Event, GameState, event_type
 from kartentisch.errors import DealError, IllegalActionError, NotationError, OptionError
 from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
@@ -110,19 +110,17 @@ def deal_stacks(deck: Sequence[Card], players: int, dealer: int) -> list[list[Ca
     return [r[::-1] for r in received]
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("game_started")
 class GameStarted(Event):
-    type: ClassVar[str] = "game_started"
     dealer: int
     first: int
     stack_sizes: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("late_slap")
 class LateSlap(Event):
     """A slap just after the pile was taken: the hand lands on top, nothing happens."""
 
-    type: ClassVar[str] = "late_slap"
     t: int
     seat: int
 

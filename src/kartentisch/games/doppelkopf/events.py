@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kartentisch.cards import Card
-from kartentisch.engine import Event, event
+from kartentisch.engine import Event, event_type
 
 __all__ = [
     "Announced",
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 
-@event("deal_started")
+@event_type("deal_started")
 class DealStarted(Event):
     dealer: int
     playing: tuple[int, ...]
@@ -41,7 +41,7 @@ class DealStarted(Event):
     bock_multiplier: int
 
 
-@event("declared")
+@event_type("declared")
 class Declared(Event):
     """A declaration, reservation or pass, spoken in turn before the first card."""
 
@@ -49,7 +49,7 @@ class Declared(Event):
     call: str
 
 
-@event("redeal")
+@event_type("redeal")
 class Redeal(Event):
     """The deal is void and dealt again: ``reason`` is ``kings`` or ``armut_refused``."""
 
@@ -57,7 +57,7 @@ class Redeal(Event):
     seat: int | None
 
 
-@event("armut_offered")
+@event_type("armut_offered")
 class ArmutOffered(Event):
     """ "X Trumpf nach oben/unten": ``direction`` is ``up`` (with an Alte) or ``down``;
     ``round`` when the players are asked in turn (option ``armut_ask``), ``partner``
@@ -69,13 +69,13 @@ class ArmutOffered(Event):
     partner: int
 
 
-@event("armut_answered")
+@event_type("armut_answered")
 class ArmutAnswered(Event):
     seat: int
     accepted: bool
 
 
-@event("armut_cards_passed")
+@event_type("armut_cards_passed")
 class ArmutCardsPassed(Event):
     """Three cards passed face down: ``kind`` is ``give`` or ``return``."""
 
@@ -86,7 +86,7 @@ class ArmutCardsPassed(Event):
     trumps: int
 
 
-@event("play_started")
+@event_type("play_started")
 class PlayStarted(Event):
     """The game as the table knows it: a silent solo shows as ``normal``."""
 
@@ -99,7 +99,7 @@ class PlayStarted(Event):
     open_hand: tuple[Card, ...] = ()
 
 
-@event("pigs_shown")
+@event_type("pigs_shown")
 class PigsShown(Event):
     """The table is told that ``seat`` holds a pig (``schweinchen``,
     ``superschweinchen`` or ``hyperschweinchen``): as play begins or as the first
@@ -109,7 +109,7 @@ class PigsShown(Event):
     kind: str
 
 
-@event("announced")
+@event_type("announced")
 class Announced(Event):
     """An announcement; ``implied`` lists the lower ones it made at the same time."""
 
@@ -119,20 +119,20 @@ class Announced(Event):
     implied: tuple[str, ...] = ()
 
 
-@event("announcement_taken_back")
+@event_type("announcement_taken_back")
 class AnnouncementTakenBack(Event):
     seat: int
     word: str
 
 
-@event("card_played")
+@event_type("card_played")
 class CardPlayed(Event):
     seat: int
     card: Card
     trick: int
 
 
-@event("card_taken_back")
+@event_type("card_taken_back")
 class CardTakenBack(Event):
     """Kulanzregel: a player took back his last card before the next was played."""
 
@@ -141,7 +141,7 @@ class CardTakenBack(Event):
     trick: int
 
 
-@event("trick_won")
+@event_type("trick_won")
 class TrickWon(Event):
     trick: int
     seat: int
@@ -149,14 +149,14 @@ class TrickWon(Event):
     augen: int
 
 
-@event("hochzeit_partner_found")
+@event_type("hochzeit_partner_found")
 class HochzeitPartnerFound(Event):
     holder: int
     partner: int
     trick: int
 
 
-@event("hochzeit_alone")
+@event_type("hochzeit_alone")
 class HochzeitAlone(Event):
     """No partner within the tricks allowed: the holder plays alone (a solo)."""
 
@@ -164,7 +164,7 @@ class HochzeitAlone(Event):
     trick: int
 
 
-@event("deal_ended")
+@event_type("deal_ended")
 class DealEnded(Event):
     """The deal was played out: the true game and the score."""
 

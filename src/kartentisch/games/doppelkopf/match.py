@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kartentisch.cards import Card
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event_type
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.doppelkopf.actions import Action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
@@ -50,11 +50,10 @@ class Misdeal:
         return {"dealer": self.dealer, "misdeal": True}
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("sheet_written")
 class SheetWritten(Event):
     """A row written on the score sheet: a game, or the Miese of a thrice-failed dealer."""
 
-    type: ClassVar[str] = "sheet_written"
     row: SheetRow
     dealer_next: int
     bock_multiplier_next: int

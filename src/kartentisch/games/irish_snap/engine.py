@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card, Rank
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event_type
 from kartentisch.errors import IllegalActionError
 from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
@@ -66,9 +66,8 @@ class IrishSnapOptions(TimedOptions):
     )
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("card_turned")
 class CardTurned(Event):
-    type: ClassVar[str] = "card_turned"
     t: int
     seat: int
     card: Card
@@ -79,39 +78,35 @@ class CardTurned(Event):
     pile: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("slapped")
 class Slapped(Event):
     """A slap on a match; ``order`` is 1 for the first slap."""
 
-    type: ClassVar[str] = "slapped"
     t: int
     seat: int
     order: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("pile_taken")
 class PileTaken(Event):
     """``seat`` takes the pile: ``last_slap``, ``too_slow`` (time-out) or ``false_slap``."""
 
-    type: ClassVar[str] = "pile_taken"
     t: int
     seat: int
     reason: str
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("player_safe")
 class PlayerSafe(Event):
     """``seat`` played its last card and did not have to take the pile."""
 
-    type: ClassVar[str] = "player_safe"
     t: int
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("game_ended")
 class GameEnded(Event):
-    type: ClassVar[str] = "game_ended"
     t: int
     loser: int
     #: The safe players in the order they got rid of their cards.

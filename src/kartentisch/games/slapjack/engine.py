@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card, Rank
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event_type
 from kartentisch.errors import IllegalActionError
 from kartentisch.options import Option, OptionSchema
 from kartentisch.realtime.actions import TimedAction
@@ -88,9 +88,8 @@ class SlapjackOptions(TimedOptions):
     )
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("card_turned")
 class CardTurned(Event):
-    type: ClassVar[str] = "card_turned"
     t: int
     seat: int
     card: Card
@@ -98,11 +97,10 @@ class CardTurned(Event):
     pile: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("pile_won")
 class PileWon(Event):
     """The first slap on a jack: ``cards`` (bottom first) go under ``seat``'s stack."""
 
-    type: ClassVar[str] = "pile_won"
     t: int
     seat: int
     cards: tuple[Card, ...]
@@ -110,7 +108,7 @@ class PileWon(Event):
     comeback: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("false_slap")
 class CardGiven(Event):
     """A false slap: ``seat`` gives its top card face down to ``to``.
 
@@ -118,7 +116,6 @@ class CardGiven(Event):
     card then goes face down under the centre pile.
     """
 
-    type: ClassVar[str] = "false_slap"
     t: int
     seat: int
     to: int | None
@@ -126,14 +123,13 @@ class CardGiven(Event):
     slapped: Card
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("pile_split")
 class PileSplit(Event):
     """Call variant: ``seat`` forgot the call or slapped falsely; the others share the pile.
 
     ``shares`` is each seat's number of cards (0 for the offender and those out).
     """
 
-    type: ClassVar[str] = "pile_split"
     t: int
     seat: int
     reason: str
@@ -141,40 +137,36 @@ class PileSplit(Event):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("out_of_cards")
 class OutOfCards(Event):
     """``seat`` has no cards left: skipped, but not out."""
 
-    type: ClassVar[str] = "out_of_cards"
     t: int
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("player_out")
 class PlayerOut(Event):
     """``seat`` (without cards) is out: ``lost_jack``, ``false_slap`` or ``no_call``."""
 
-    type: ClassVar[str] = "player_out"
     t: int
     seat: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("pile_turned_over")
 class PileTurnedOver(Event):
     """Nobody had a card to play: ``seat`` turned the pile over as its new stack."""
 
-    type: ClassVar[str] = "pile_turned_over"
     t: int
     seat: int
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("game_ended")
 class GameEnded(Event):
     """``reason``: ``last_in`` (everyone else is out) or ``time_limit`` (ties share)."""
 
-    type: ClassVar[str] = "game_ended"
     t: int
     winners: tuple[int, ...]
     reason: str

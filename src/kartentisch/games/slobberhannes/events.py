@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kartentisch.cards import Card
-from kartentisch.engine import Event, event
+from kartentisch.engine import Event, event_type
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-@event("deal_started")
+@event_type("deal_started")
 class DealStarted(Event):
     dealer: int
     leader: int
@@ -33,7 +33,7 @@ class DealStarted(Event):
     packets: tuple[int, ...]
 
 
-@event("card_played")
+@event_type("card_played")
 class CardPlayed(Event):
     seat: int
     card: Card
@@ -41,14 +41,14 @@ class CardPlayed(Event):
     revoke: bool = False
 
 
-@event("trick_won")
+@event_type("trick_won")
 class TrickWon(Event):
     trick: int
     seat: int
     cards: tuple[Card, ...]
 
 
-@event("penalty")
+@event_type("penalty")
 class PenaltyCharged(Event):
     """A chip paid into the middle: ``reason`` is one of :data:`REASONS`."""
 
@@ -58,7 +58,7 @@ class PenaltyCharged(Event):
     trick: int | None
 
 
-@event("deal_ended")
+@event_type("deal_ended")
 class DealEnded(Event):
     points: tuple[int, ...]
 

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kartentisch.cards import Card, piquet_deck, shuffled
-from kartentisch.engine import Event
+from kartentisch.engine import Event, event_type
 from kartentisch.errors import IllegalActionError
 from kartentisch.games.slobberhannes.deal import PenaltyCharged, SlobberhannesDeal
 from kartentisch.games.slobberhannes.options import SlobberhannesOptions
@@ -35,7 +34,7 @@ from kartentisch.matches import check_first_dealer, match_record, seat_names
 __all__ = ["DrawForLead", "MatchEnded", "SlobberhannesMatch"]
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("draw_for_lead")
 class DrawForLead(Event):
     """Seed 004: everyone draws a card; the highest leads, the leader's right deals.
 
@@ -43,15 +42,13 @@ class DrawForLead(Event):
     seats that tied for the highest rank draw again.
     """
 
-    type: ClassVar[str] = "draw_for_lead"
     rounds: tuple[tuple[tuple[int, Card], ...], ...]
     leader: int
     dealer: int
 
 
-@dataclass(frozen=True, slots=True)
+@event_type("match_ended")
 class MatchEnded(Event):
-    type: ClassVar[str] = "match_ended"
     totals: tuple[int, ...]
     losers: tuple[int, ...]
     winners: tuple[int, ...]
