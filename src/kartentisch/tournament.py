@@ -221,6 +221,17 @@ def _play_chunk(args: Chunk) -> list[list[list[float]]]:
     return [play_duplicate_deal(game, levels, seed, k, options) for k in numbers]
 
 
+def _interval(mean: float, ci95: float, samples: int) -> dict[str, Any]:
+    """A mean with its 95% confidence interval, as the results' JSON writes it."""
+    return {
+        "mean": mean,
+        "ci95": ci95,
+        "low": mean - ci95,
+        "high": mean + ci95,
+        "samples": samples,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class BotResult:
     """Mean points per deal of one kind of bot, with a 95% confidence interval."""
@@ -235,11 +246,7 @@ class BotResult:
         return {
             "bot": self.bot,
             "seats": self.seats,
-            "mean": self.mean,
-            "ci95": self.ci95,
-            "low": self.mean - self.ci95,
-            "high": self.mean + self.ci95,
-            "samples": self.samples,
+            **_interval(self.mean, self.ci95, self.samples),
         }
 
 
@@ -261,11 +268,7 @@ class Margin:
         return {
             "first": self.first,
             "second": self.second,
-            "mean": self.mean,
-            "ci95": self.ci95,
-            "low": self.mean - self.ci95,
-            "high": self.mean + self.ci95,
-            "samples": self.samples,
+            **_interval(self.mean, self.ci95, self.samples),
         }
 
 
