@@ -563,6 +563,19 @@ class _Setup:
     leader: int
     trick: list[int]
 
+    def kernel_args(self) -> tuple[list[int], list[int], list[int], int, int, int, list[int]]:
+        """The position as the compiled kernel's ``solve`` and ``buckets`` take it first."""
+        enc = self.enc
+        return (
+            self.hands,
+            list(enc.groups),
+            list(enc.points),
+            enc.bonus,
+            self.mask,
+            self.leader,
+            self.trick,
+        )
+
 
 def _setup(position: Position) -> _Setup:
     enc = encoding(position.order, position.model)
@@ -615,20 +628,7 @@ def _values(
     types = [enc.index[c] for c in moves]
     stop = _stop(position, horizon)
     if _compiled_for(enc):
-        return _dokosolve.solve(
-            st.hands,
-            list(enc.groups),
-            list(enc.points),
-            enc.bonus,
-            st.mask,
-            st.leader,
-            st.trick,
-            types,
-            alpha,
-            beta,
-            stop,
-            *_later_args(enc),
-        )
+        return _dokosolve.solve(*st.kernel_args(), types, alpha, beta, stop, *_later_args(enc))
     solver, root = _python_root(st, stop)
     values = [solver.play(*root, alpha, beta, only=t)[0] for t in types]
     return values, solver.nodes
@@ -657,19 +657,7 @@ def reached(
     types = [enc.index[c] for c in moves]
     stop = _stop(position, horizon)
     if _compiled_for(enc):
-        return _dokosolve.buckets(
-            st.hands,
-            list(enc.groups),
-            list(enc.points),
-            enc.bonus,
-            st.mask,
-            st.leader,
-            st.trick,
-            types,
-            thr,
-            stop,
-            *_later_args(enc),
-        )
+        return _dokosolve.buckets(*st.kernel_args(), types, thr, stop, *_later_args(enc))
     solver, root = _python_root(st, stop)
     out: list[int] = []
     m = len(thr)
