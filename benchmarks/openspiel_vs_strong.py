@@ -282,7 +282,10 @@ def _doppelkopf_deal(
         for index in _action_ids(player.choose(state.table.deal.observation(seat))):
             state.apply_action(index)
     deal = state.table.deal
-    if record is not None:
+    if record is not None and deal.phase == "redeal":
+        # Thrown in (five kings, too few trumps...): no game was played.
+        record.append({"game": "redeal", "reason": deal.redeal_reason, "by": deal.redeal_by})
+    elif record is not None:
         facts = deal.facts()
         record.append(
             {

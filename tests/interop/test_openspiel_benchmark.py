@@ -59,3 +59,22 @@ def test_doppelkopf_rules_from_a_file(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         bench.main(["--rules", "ddv"])  # (Slobberhannes has no --rules)
     assert "--rules is for Doppelkopf" in capsys.readouterr().err
+
+
+def test_a_thrown_in_deal_is_logged() -> None:
+    """A deal thrown in before any game (five kings) has no game facts: the log says
+    so instead of failing. House rules, seed 1, deal 1: seat 2 holds five kings, and
+    the strong bot throws them in wherever it sits there (every rotation but the
+    second, where ISMCTS sits in seat 2)."""
+    bench = load_benchmark("openspiel_vs_strong")
+    setup = bench.Setup(
+        game="doppelkopf",
+        simulations=2,
+        options={"preset": "house", "players": 4},
+        ismcts_seats=1,
+    )
+    result = bench.play_deal(1, 1, setup)
+    for rotation in (0, 2, 3):
+        detail = result.details[rotation]
+        assert (detail["game"], detail["reason"], detail["by"]) == ("redeal", "kings", 2)
+        assert detail["points"] == [0.0, 0.0, 0.0, 0.0]
