@@ -2,8 +2,8 @@
 
 Each vector environment (:mod:`kartentisch.interop.vector`) is reset with a fixed
 seed and stepped with uniformly random legal actions (``sample_actions()``,
-drawn in the same compiled code as the step for the compiled Slobberhannes
-games, with NumPy otherwise; its time is counted) for 1, 64 and 1,024 games per
+drawn in the same compiled code as the step for the compiled games, with
+NumPy otherwise; its time is counted) for 1, 64 and 1,024 games per
 call. A decision is one action in one game; the figure is decisions per second,
 the best of the rounds (other load only ever slows a round down) and the median.
 The arrays are the environment's own (``copy=False``); ``--copy`` measures the
@@ -52,6 +52,17 @@ def variants(backends: Sequence[str]) -> list[Variant]:
                 ),
             )
         )
+    if "c" in backends and compiled_available("doppelkopf"):
+        out.append(
+            (
+                "doppelkopf (house)",
+                "c",
+                1,
+                lambda n, copy, threads: DoppelkopfVectorEnv(
+                    n, backend="c", copy=copy, threads=threads
+                ),
+            )
+        )
     if "python" in backends:
         out.append(
             (
@@ -66,7 +77,7 @@ def variants(backends: Sequence[str]) -> list[Variant]:
                 "doppelkopf (house)",
                 "python",
                 50,
-                lambda n, copy, threads: DoppelkopfVectorEnv(n, copy=copy),
+                lambda n, copy, threads: DoppelkopfVectorEnv(n, backend="python", copy=copy),
             )
         )
     return out
@@ -112,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if "c" in args.backends and not compiled_available():
         print("(the compiled Slobberhannes games are not built: Python backend only)")
+    if "c" in args.backends and not compiled_available("doppelkopf"):
+        print("(the compiled Doppelkopf games are not built: Python backend only)")
     print()
     print("| game | backend | games a call | decisions/s best | median |")
     print("|---|---|---:|---:|---:|")
