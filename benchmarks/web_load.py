@@ -69,6 +69,8 @@ from typing import Any, Final
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from kartentisch.web.statepatch import apply_patch
+
 P99_TARGET_MS: Final = 100.0
 #: Loopback needs no proxy (and looking for one in the environment costs a millisecond a socket).
 NO_PROXY: Final[dict[str, Any]] = (
@@ -102,6 +104,8 @@ class Run:
     think: float
     max_matches: int
     game: str = "slobberhannes"
+    #: Whether the clients take state patches (as the browser does) or whole states only.
+    patches: bool = False
     #: Real-time race refusals by code (:data:`RACE_REFUSALS`).
     races: collections.Counter[str] = field(default_factory=collections.Counter)
     latencies: list[float] = field(default_factory=list)
@@ -359,7 +363,10 @@ def open_seat(
             local_addr=(client_address(slot, seat), 0),
             **NO_PROXY,
         ) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            hello: dict[str, Any] = {"type": "hello", "token": token}
+            if run.patches:
+                hello["patches"] = True  # as the browser says it
+            await ws.send(json.dumps(hello))
             yield ws
 
     return opened()
@@ -413,6 +420,8 @@ async def play_seat(
         readied = -1  # the version this seat last said ``ready`` on
         sent_at: float | None = None
         deals = 0
+        held: dict[str, Any] | None = None  # the state as this seat holds it (patches)
+        resyncing = False
         while True:
             if run.stopping:
                 return
@@ -430,8 +439,21 @@ async def play_seat(
                 else:
                     run.error(code)
                 continue
-            if message["type"] != "state":
+            if message["type"] == "patch":
+                # The state as the browser makes it: the one held with the changes applied.
+                if held is None or held["version"] != message["base"]:
+                    if not resyncing:
+                        resyncing = True
+                        await ws.send(json.dumps({"type": "resync"}))
+                    continue
+                if resyncing:
+                    continue
+                message = apply_patch(held, message)
+            elif message["type"] == "state":
+                resyncing = False
+            else:
                 continue
+            held = message
             version: int = message["version"]
             if sent_at is not None and version > acted:
                 if not run.stopping:
@@ -568,6 +590,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 think=args.think,
                 max_matches=args.max_matches,
                 game=args.game,
+                patches=not args.full_states,
                 profiled=args.profile is not None,
             )
             client_cpu = time.process_time()
@@ -602,6 +625,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         }
     return {
         "game": args.game,
+        "patches": not args.full_states,
         "tables": args.tables,
         "clients": args.tables * SEATS,
         "seconds": round(elapsed, 2),
@@ -744,6 +768,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="run the server under a sampling profiler (benchmarks/profiled_serve.py) and "
         "write the stacks it found to this file, one line per stack with its count",
+    )
+    parser.add_argument(
+        "--full-states",
+        action="store_true",
+        help="the clients take whole states only (no state patches: the protocol before them)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)

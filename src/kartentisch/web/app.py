@@ -84,6 +84,7 @@ from kartentisch.web.protocol import (
     Limits,
     MessageBudget,
     ProtocolError,
+    Resync,
     Verdict,
     error_message,
     parse_client_message,
@@ -982,6 +983,11 @@ def create_app(
                     and not admit(table, conn, parsed)
                 ):
                     continue
+                if isinstance(parsed, Resync):
+                    conn.resync()  # (this socket's own: the state it was sent last, whole)
+                    continue
+                if isinstance(parsed, Hello):
+                    conn.take_patches(parsed.patches)  # the answer goes whole
                 try:
                     await table.handle(conn, parsed)
                 except Exception:

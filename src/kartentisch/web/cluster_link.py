@@ -52,7 +52,7 @@ def encode(message: ClientMessage) -> dict[str, Any]:
     >>> encode(Act("QC", 3))
     {'type': 'act', 'action': 'QC', 'version': 3}
     >>> decode(encode(Hello("t0k3n", "de")))
-    Hello(token='t0k3n', lang='de', log_epoch=None, log_from=None)
+    Hello(token='t0k3n', lang='de', log_epoch=None, log_from=None, patches=False)
     """
     if isinstance(message, Hello):
         hello: dict[str, Any] = {"type": "hello", "token": message.token, "lang": message.lang}

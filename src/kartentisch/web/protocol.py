@@ -44,6 +44,7 @@ __all__ = [
     "ProtocolError",
     "Ready",
     "Report",
+    "Resync",
     "Start",
     "TokenBucket",
     "Verdict",
@@ -80,6 +81,8 @@ class Hello:
     #: the log's ``epoch`` and the number of its entries; the answer sends the rest.
     log_epoch: str | None = None
     log_from: int | None = None
+    #: The client takes state patches (docs/web-protocol.md, "State patches").
+    patches: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +154,23 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Resync:
+    """Send the state whole: the client's copy is not the state its next patch is
+    made against (a patch of another base came).
+
+    >>> parse_client_message('{"type": "resync"}')
+    Resync()
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """Report the chat message ``id`` to the admin (kept with its text and author)."""
 
     id: int
 
 
-ClientMessage = Hello | Act | Ping | Pong | Start | Ready | Chat | Report | Hint
+ClientMessage = Hello | Act | Ping | Pong | Start | Ready | Chat | Report | Hint | Resync
 
 #: The longest chat text.
 MAX_CHAT_CHARS: Final = 300
@@ -173,11 +186,22 @@ QUICK_PHRASES: Final = (
     "bye",
 )
 
-_TYPES: Final = ("hello", "act", "ping", "pong", "start", "ready", "chat", "report", "hint")
+_TYPES: Final = (
+    "hello",
+    "act",
+    "ping",
+    "pong",
+    "start",
+    "ready",
+    "chat",
+    "report",
+    "hint",
+    "resync",
+)
 MAX_NONCE_CHARS: Final = 32
 #: The fields each message type may carry besides ``type``; any other field is refused.
 _FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "hello": ("token", "lang", "log_epoch", "log_from"),
+    "hello": ("token", "lang", "log_epoch", "log_from", "patches"),
     "act": ("action", "version"),
     "ping": ("t",),
     "pong": ("nonce",),
@@ -186,6 +210,7 @@ _FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "chat": ("text", "phrase"),
     "report": ("id",),
     "hint": ("version",),
+    "resync": (),
 }
 
 
@@ -254,7 +279,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             not isinstance(log_from, int) or isinstance(log_from, bool) or log_from < 0
         ):
             raise ProtocolError("bad_message", '"log_from" must be a whole number, 0 or more')
-        return Hello(token or None, lang, log_epoch, log_from)
+        patches = data.get("patches", False)
+        if not isinstance(patches, bool):
+            raise ProtocolError("bad_message", '"patches" must be true or false')
+        return Hello(token or None, lang, log_epoch, log_from, patches)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION_CHARS:
@@ -281,6 +309,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         return Pong(nonce)
     if kind == "start":
         return Start()
+    if kind == "resync":
+        return Resync()
     if kind == "ready":
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):

@@ -20,6 +20,8 @@ from kartentisch.errors import KartentischError
 from kartentisch.web.i18n import translate
 from kartentisch.web.protocol import ProtocolError, error_message
 from kartentisch.web.ratelimits import Rate
+from kartentisch.web.statepatch import patch_message
+from kartentisch.web.wire import Encoded, message_text
 
 __all__ = [
     "MAX_NAME_CHARS",
@@ -137,6 +139,10 @@ class Connection:
     nothing more is queued for it and ``on_overflow`` (set by the socket's
     handler) is called once, which detaches it from its table and closes
     its socket (``web/app.py``).
+
+    A connection whose client asked for patches (``hello`` with ``patches``)
+    is sent each state after its first as a ``patch`` against the state it
+    was sent last (:mod:`kartentisch.web.statepatch`), when that is shorter.
     """
 
     def __init__(self, lang: str = "en") -> None:
@@ -147,11 +153,43 @@ class Connection:
         self.dropped = False
         self.too_slow = False
         self.on_overflow: Callable[[], None] | None = None
+        #: Whether the client takes state patches (its hello said so).
+        self.patches = False
+        #: The state this connection was sent last (whole or as a patch), while it
+        #: takes patches: the next state's patch is made against it.
+        self.last_state: dict[str, Any] | None = None
+        #: The length of the text of the last state sent whole (a patch at most half of
+        #: it goes without the new state's text being made).
+        self.whole_chars = 0
+
+    def take_patches(self, patches: bool) -> None:
+        """A hello: whether the client takes patches; the next state goes whole."""
+        self.patches = patches
+        self.last_state = None
+
+    def resync(self) -> None:
+        """The client asks for a whole state (its copy is not the one its patches are
+        made against): the state it was sent last, whole; the next patches are made
+        against it. Nothing is sent before the first state."""
+        if self.last_state is not None and not self.dropped:
+            self._queue(self.last_state)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message``; the connection's writer sends it."""
         if self.dropped:
             return
+        if self.patches and message.get("type") == "state":
+            base = self.last_state
+            self.last_state = message
+            if base is not None:
+                message = patch_message(base, message, self.whole_chars)
+            if message.get("type") == "state":
+                self.whole_chars = len(message_text(message))
+        elif type(message) is Encoded:
+            message_text(message)  # (made now, while the parts it is made of are current)
+        self._queue(message)
+
+    def _queue(self, message: dict[str, Any]) -> None:
         if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
             self.too_slow = True
             self.close()

@@ -97,6 +97,7 @@ from kartentisch.web.realtime import (
     TableClock,
 )
 from kartentisch.web.seats import Connection, Seat, TableError, hash_token
+from kartentisch.web.statepatch import Overlay, reuse_equal
 from kartentisch.web.wire import Encoded, SplitObject, dumps, object_text
 
 #: Chat messages a table keeps for those who come later (in memory only).
@@ -183,13 +184,20 @@ class _Plan:
 class _SharedParts:
     """What every seat's state message of one broadcast shares, encoded once."""
 
-    __slots__ = ("_log_text", "log", "summary", "table")
+    __slots__ = ("_log_text", "_table", "log", "summary")
 
     def __init__(self, summary: dict[str, Any], log: dict[str, Any] | None) -> None:
         self.summary = summary
-        self.table = SplitObject(summary, "you")
+        self._table: SplitObject | None = None
         self.log = log
         self._log_text: str | None = None
+
+    @property
+    def table(self) -> SplitObject:
+        """The summary's text but for ``you`` (made when a whole state is first sent)."""
+        if self._table is None:
+            self._table = SplitObject(self.summary, "you")
+        return self._table
 
     def log_text(self) -> str:
         if self._log_text is None:
@@ -222,6 +230,8 @@ class LiveTable:
         self.status = status
         self.game: TableGame | None = None
         self.connections: set[Connection] = set()
+        #: The summary of the last broadcast (its parts are reused while they are equal).
+        self._summary_sent: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
@@ -524,40 +534,57 @@ class LiveTable:
             message["live"] = self.runner.live(seat)
         return message
 
-    def _encoded_state(self, seat: int | None, shared: _SharedParts) -> Encoded:
+    def _encoded_state(
+        self, seat: int | None, shared: _SharedParts, *, whole: bool = True
+    ) -> Encoded:
         """:meth:`state_message` for ``seat`` with its JSON text, the parts that every
         seat's message shares (the summary, the log, what the game's view shares)
-        encoded once (:mod:`kartentisch.web.wire`)."""
+        encoded once (:mod:`kartentisch.web.wire`).
+
+        ``whole=False``: the text is made only if asked for before the message is
+        sealed (a connection that takes patches is sent a patch instead, made of the
+        message, not of its text).
+        """
         game = self.game
         view: dict[str, Any] | None
+        view_text: str | None = None
+        encoded_view = getattr(game, "encoded_view", None) if game is not None else None
         if game is None:
             view, view_text = None, "null"
+        elif encoded_view is not None and whole:
+            view, view_text = encoded_view(seat)
         else:
-            encoded_view = getattr(game, "encoded_view", None)
-            if encoded_view is not None:
-                view, view_text = encoded_view(seat)
-            else:
-                view = game.view(seat)
-                view_text = dumps(view)
+            view = game.view(seat)
         message: dict[str, Any] = {
             "type": "state",
             "version": self.version,
             "view": view,
-            "table": {**shared.summary, "you": seat},
+            # (the summary with this seat: its patch is made once for every seat)
+            "table": Overlay(shared.summary, "you", seat),
         }
-        items = [
-            ("type", '"state"'),
-            ("version", dumps(self.version)),
-            ("view", view_text),
-            ("table", shared.table.text(seat)),
-        ]
+        live: dict[str, Any] | None = None
         if shared.log is not None:
             message["log"] = shared.log
-            items.append(("log", shared.log_text()))
         if self.runner is not None:
             live = message["live"] = self.runner.live(seat)
-            items.append(("live", dumps(live)))
-        return Encoded(message, object_text(items))
+
+        def text() -> str:
+            nonlocal view_text
+            if view_text is None:
+                view_text = encoded_view(seat)[1] if encoded_view is not None else dumps(view)
+            items = [
+                ("type", '"state"'),
+                ("version", dumps(self.version)),
+                ("view", view_text),
+                ("table", shared.table.text(seat)),
+            ]
+            if shared.log is not None:
+                items.append(("log", shared.log_text()))
+            if live is not None:
+                items.append(("live", dumps(live)))
+            return object_text(items)
+
+        return Encoded(message, text() if whole else text)
 
     def broadcast(self) -> None:
         """Send every joined connection its own seat's state.
@@ -584,14 +611,21 @@ class LiveTable:
         if self.keeps_log:
             log = self.log_part(min(self._log_sent, len(self.log)))
             self._log_sent = len(self.log)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, Encoded] = {}
         shared: _SharedParts | None = None
         for conn in list(self.connections):
-            message = cache.get(conn.seat)
+            message: dict[str, Any] | None = cache.get(conn.seat)
             if message is None:
                 if shared is None:
-                    shared = _SharedParts(self.summary(), log)
-                message = cache[conn.seat] = self._encoded_state(conn.seat, shared)
+                    summary = self.summary()
+                    # (what did not change is the same object: patches pass it over)
+                    reuse_equal(self._summary_sent, summary)
+                    self._summary_sent = summary
+                    shared = _SharedParts(summary, log)
+                # (A connection that takes patches needs the state's text only when the
+                # patch would be long: it is made then, while the parts are the same.)
+                whole = not conn.patches or conn.last_state is None
+                message = cache[conn.seat] = self._encoded_state(conn.seat, shared, whole=whole)
             wanted = self._log_wanted.pop(conn, None)
             if wanted is not None and log is not None:
                 epoch, held = wanted
@@ -599,6 +633,8 @@ class LiveTable:
                 if start != log["from"]:
                     message = {**message, "log": self.log_part(start)}
             conn.send(message)
+        for made in cache.values():
+            made.sealed()  # (the game moves on: a text asked for later is made of the message)
         if self.runner is not None:
             self.runner.notify()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 __all__ = [
@@ -118,17 +118,59 @@ class SplitObject:
 
 
 class Encoded(dict[str, Any]):
-    """A message (a dict like any other) that carries its JSON text, made already.
+    """A message (a dict like any other) that carries its JSON text, made already or
+    made when first asked for.
 
     The connection's writer sends :attr:`text` as it is; whoever copies the message
     into a new dict gets a plain one, encoded when sent.
+
+    ``text`` may be a function that makes it from the parts the message was made of
+    (encoded once and spliced): a connection sent a state patch instead never needs
+    the whole text. Those parts may change later, so :meth:`seal` ends that: a text
+    asked for after it is made from the message itself.
+
+    >>> made = Encoded({"a": 1}, lambda: '{"a": 1}')
+    >>> made.text, Encoded({"b": [2]}, lambda: "stale").sealed().text
+    ('{"a": 1}', '{"b": [2]}')
     """
 
-    __slots__ = ("text",)
+    __slots__ = ("_make", "_text", "patches")
 
-    def __init__(self, message: Mapping[str, Any], text: str) -> None:
+    def __init__(self, message: Mapping[str, Any], text: str | Callable[[], str]) -> None:
         super().__init__(message)
-        self.text = text
+        self._text: str | None
+        self._make: Callable[[], str] | None
+        if isinstance(text, str):
+            self._text, self._make = text, None
+        else:
+            self._text, self._make = None, text
+        #: The state patches made from this state to later ones (web/statepatch.py):
+        #: by the id of the later state, that state and what was made for it.
+        self.patches: dict[int, tuple[dict[str, Any], dict[str, Any]]] | None = None
+
+    @property
+    def text(self) -> str:
+        """The message's JSON text."""
+        text = self._text
+        if text is None:
+            make = self._make
+            text = self._text = make() if make is not None else dumps(dict(self))
+            self._make = None
+        return text
+
+    @text.setter
+    def text(self, text: str) -> None:
+        self._text, self._make = text, None
+
+    @property
+    def has_text(self) -> bool:
+        """Whether the text is made already (or can be made from the parts, unsealed)."""
+        return self._text is not None
+
+    def sealed(self) -> Encoded:
+        """This message, its text no longer to be made from its parts (they may change)."""
+        self._make = None
+        return self
 
 
 def message_text(message: Mapping[str, Any]) -> str:

@@ -51,6 +51,7 @@ from kartentisch.games.slobberhannes.match import MatchEnded, SlobberhannesMatch
 from kartentisch.games.slobberhannes.options import PRESETS, SCHEMA, SlobberhannesOptions
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
+from kartentisch.web.statepatch import reuse_equal
 from kartentisch.web.wire import dumps, members, object_text, object_with
 
 __all__ = ["TABLE_GAME", "SlobberhannesTable", "SlobberhannesTableType"]
@@ -131,6 +132,9 @@ class SlobberhannesTable:
         #: The same parts' JSON texts (members without braces), made once per version
         #: (:meth:`encoded_view`): (version, the deal's shared members, the match's).
         self._shared_text: tuple[int, str, str] | None = None
+        #: Each seat's hand and legal cards as last shown: kept while they are the same,
+        #: so that a state patch passes them over as the very same lists.
+        self._own: dict[int, dict[str, Any]] = {}
         #: The finished deals' summaries as the match part lists them, and their JSON
         #: text: made anew only when a deal ends (:meth:`_match_text`).
         self._deals_text: tuple[list[dict[str, Any]], str] | None = None
@@ -306,12 +310,18 @@ class SlobberhannesTable:
             # (read only) by every seat's view of this version, in the same order as ever.
             deal = self.match.deal
             moving = seat is not None and deal.to_move == seat
+            own = {
+                "hand": [str(c) for c in deal.hand(seat)] if seat is not None else None,
+                "legal": [str(c) for c in deal.legal_actions()] if moving else [],
+            }
+            if seat is not None:
+                reuse_equal(self._own.get(seat), own)
+                self._own[seat] = own
             view = {
                 "deal_number": shared_deal["deal_number"],
                 "dealer": shared_deal["dealer"],
                 "to_move": shared_deal["to_move"],
-                "hand": [str(c) for c in deal.hand(seat)] if seat is not None else None,
-                "legal": [str(c) for c in deal.legal_actions()] if moving else [],
+                **own,
                 **shared_deal["rest"],
             }
         view["game"] = self.game
@@ -379,6 +389,12 @@ class SlobberhannesTable:
             }
         if match.draw is not None:
             shared_match["draw"] = match.draw.to_dict()
+        if kept is not None:
+            # What did not change is the same object as before: a state patch passes it
+            # over at once (web/statepatch.py).
+            reuse_equal(kept[2], shared_match)
+            if kept[1] is not None and shared_deal is not None:
+                reuse_equal(kept[1]["rest"], shared_deal["rest"])
         kept = self._shared = (version, shared_deal, shared_match)
         return kept
 

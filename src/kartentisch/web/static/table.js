@@ -7,6 +7,7 @@ import { drawChat, takeChat } from "./chat.js";
 import { inviteBox } from "./friends.js";
 import { drawLog, logHello, takeLog } from "./gamelog.js";
 import { lang, t } from "./i18n.js";
+import { applyPatch } from "./patch.js";
 import { join } from "./lobby.js";
 import { drawPresence, held, tickPresence } from "./presence.js";
 import { correspondenceText, dateTime, leftText, notifyTurn, serverNow } from "./turns.js";
@@ -83,7 +84,9 @@ export class TableScreen {
   hello() {
     const seat = savedSeat(this.id);
     // The game log this page holds already: the server sends only the rest.
-    this.send({ type: "hello", token: seat?.token, lang, ...logHello(this.memory) });
+    // Each state after the first may come as a patch against the one before (patch.js).
+    this.resyncing = false;
+    this.send({ type: "hello", token: seat?.token, lang, patches: true, ...logHello(this.memory) });
   }
 
   send(message) {
@@ -125,7 +128,18 @@ export class TableScreen {
     if (message.type === "ping" && message.nonce) {
       // A real-time table measures the line: answer at once, before anything else.
       this.send({ type: "pong", nonce: message.nonce });
+    } else if (message.type === "patch") {
+      if (this.resyncing) return; // a whole state is on its way: patches before it are of no use
+      const state = applyPatch(this.message, message);
+      if (state === null) {
+        // Not made against the state this page holds: ask for the whole state.
+        this.resyncing = true;
+        this.send({ type: "resync" });
+        return;
+      }
+      this.receive(state);
     } else if (message.type === "state") {
+      this.resyncing = false;
       // The log's part now: a render busy meanwhile draws only the newest state.
       takeLog(this.memory, message.log);
       this.message = message;
@@ -154,7 +168,7 @@ export class TableScreen {
       }
       if (message.code === "bad_token") {
         forgetSeat(this.id);
-        this.send({ type: "hello", lang });
+        this.send({ type: "hello", lang, patches: true });
       }
       if (message.code === "stale_version") return; // the newer state follows
       if (HINT_REFUSALS.includes(message.code)) this.memory.hintAsked = null; // ask again later
