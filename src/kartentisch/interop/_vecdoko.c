@@ -694,12 +694,10 @@ static void compute_legal(Game *g) {
     }
 }
 
-static void deal_game(const Rules *r, Game *g) {
-    int dealer = r->fixed_dealer >= 0 ? r->fixed_dealer : (int)mt_randbelow(&g->rng, NP);
-    uint64_t lo = mt_next(&g->rng);
-    uint64_t hi = mt_next(&g->rng);
+/* The deal of DoppelkopfDeal.from_seed(seed) with ``dealer`` dealing. */
+static void deal_from(const Rules *r, Game *g, uint64_t seed, int dealer) {
     MT deal_rng;
-    mt_seed64(&deal_rng, lo | (hi << 32));
+    mt_seed64(&deal_rng, seed);
     int8_t deck[DECK];
     memcpy(deck, r->deck, DECK);
     for (int i = DECK - 1; i > 0; i--) {
@@ -737,10 +735,22 @@ static void deal_game(const Rules *r, Game *g) {
     compute_legal(g);
 }
 
+/* The game's next deal, drawn from its own generator as the scalar environment draws it. */
+static void deal_game(const Rules *r, Game *g) {
+    int dealer = r->fixed_dealer >= 0 ? r->fixed_dealer : (int)mt_randbelow(&g->rng, NP);
+    uint64_t lo = mt_next(&g->rng);
+    uint64_t hi = mt_next(&g->rng);
+    deal_from(r, g, lo | (hi << 32), dealer);
+}
+
+static inline int deal_over(const Game *g) { return g->phase == P_DONE || g->phase == P_REDEAL; }
+
 /* -- the observation --------------------------------------------------------------------- */
 
-static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int64_t *to_move) {
-    int me = g->to_move;
+/* The observation of seat ``me``; the mask is all 0 unless ``me`` is to move. Once the deal
+ * is over (played out or thrown in) nobody is to move: no seat to move, no mask. */
+static void observe_as(const Rules *r, const Game *g, int me, float *obs, int8_t *mask) {
+    int over = deal_over(g), moving = !over && me == g->to_move;
 #define REL(seat) (((seat) - me + NP) % NP)
     memset(obs, 0, sizeof(float) * OBS_SIZE);
     int phase = g->phase, started = phase == P_PLAY || phase == P_DONE;
@@ -758,7 +768,7 @@ static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int
             said &= said - 1;
         }
     }
-    obs[O_TO_MOVE] = 1.0f;
+    if (!over) obs[O_TO_MOVE + REL(g->to_move)] = 1.0f;
     if (phase == P_PLAY) obs[O_LEADER + REL(g->leader)] = 1.0f;
     obs[O_DEALER + REL(g->dealer)] = 1.0f;
     obs[O_PHASE + phase] = 1.0f;
@@ -782,7 +792,7 @@ static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int
             obs[O_GIVEN + id] = g->given[id];
             obs[O_RETURNED + id] = g->returned[id];
         }
-    if (phase == P_GIVE || phase == P_RETURN)
+    if (moving && (phase == P_GIVE || phase == P_RETURN))
         for (int i = 0; i < g->nsel; i++) obs[O_SELECTION + g->sel[i]] += 1.0f;
     if (g->sch_aces >= 0) obs[O_SCHARFE + 2 * REL(g->sch_aces)] = 1.0f;
     if (g->sch_kings >= 0) obs[O_SCHARFE + 2 * REL(g->sch_kings) + 1] = 1.0f;
@@ -819,9 +829,13 @@ static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int
             if (shown[s] >= 0) obs[O_REVEALED + 2 * REL(s) + shown[s]] = 1.0f;
     }
     obs[O_DONE + g->ntricks] = 1.0f;
-    for (int a = 0; a < NACT; a++) mask[a] = (int8_t)g->legal[a];
-    *to_move = me;
+    for (int a = 0; a < NACT; a++) mask[a] = moving ? (int8_t)g->legal[a] : 0;
 #undef REL
+}
+
+static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int64_t *to_move) {
+    observe_as(r, g, g->to_move, obs, mask);
+    *to_move = g->to_move;
 }
 
 /* -- the Python type ------------------------------------------------------------------ */
@@ -831,6 +845,7 @@ typedef struct {
     Py_ssize_t num;
     Game *games;
     uint64_t sampler;
+    int last_points[NP]; /* the points scored on the last play_one */
 } Batch;
 
 static void Batch_dealloc(Batch *self) {
@@ -1063,6 +1078,96 @@ static PyObject *Batch_sample(Batch *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -- one game at a time, no autoreset (the PettingZoo AEC environment) ---------------- */
+
+static int game_index(Batch *self, Py_ssize_t i) {
+    if (i < 0 || i >= self->num) {
+        PyErr_Format(PyExc_IndexError, "game %zd: there are %zd games", i, self->num);
+        return 0;
+    }
+    return 1;
+}
+
+/* deal_one(i, seed, dealer) -> the seat to move: game ``i`` dealt as
+ * DoppelkopfDeal.from_seed(seed) with ``dealer`` dealing (0 <= seed < 2**64). */
+static PyObject *Batch_deal_one(Batch *self, PyObject *args) {
+    Py_ssize_t i;
+    unsigned long long seed;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "nKi", &i, &seed, &dealer)) return NULL;
+    if (!game_index(self, i)) return NULL;
+    if (dealer < 0 || dealer >= NP) {
+        PyErr_Format(PyExc_ValueError, "dealer %d is not a seat", dealer);
+        return NULL;
+    }
+    Game *g = &self->games[i];
+    deal_from(&self->rules, g, (uint64_t)seed, dealer);
+    return PyLong_FromLong(g->to_move);
+}
+
+/* play_one(i, action) -> code: game ``i``'s seat to move takes ``action``, and the deal is
+ * not replaced when it ends. The code is -1 for an action that is not legal now (nothing
+ * changes), else the next seat to move, or 4 once the deal is over, plus 256 when the step
+ * scored points (last_rewards() gives them: the sheet's points of the deal). */
+static PyObject *Batch_play_one(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play_one(i, action) takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
+    long a = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+    Game *g = &self->games[i];
+    if (deal_over(g) || a < 0 || a >= NACT || !g->legal[a]) return PyLong_FromLong(-1);
+    int over = apply(g, (int)a), scored = 0;
+    for (int s = 0; s < NP; s++) {
+        self->last_points[s] = over ? g->points[s] : 0;
+        scored |= self->last_points[s] != 0;
+    }
+    return PyLong_FromLong((over ? NP : g->to_move) + (scored ? 256 : 0));
+}
+
+/* last_rewards() -> each seat's reward of the last play_one. */
+static PyObject *Batch_last_rewards(Batch *self, PyObject *unused) {
+    (void)unused;
+    PyObject *out = PyTuple_New(NP);
+    if (!out) return NULL;
+    for (int s = 0; s < NP; s++) {
+        PyObject *x = PyFloat_FromDouble((double)self->last_points[s]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, s, x);
+    }
+    return out;
+}
+
+/* observe_seat(i, seat, observation, action_mask): game ``i`` as ``seat`` sees it (the
+ * mask all 0 unless ``seat`` is to move), also after the deal is over. */
+static PyObject *Batch_observe_seat(Batch *self, PyObject *args) {
+    Py_ssize_t i;
+    int seat;
+    Py_buffer obs, mask;
+    if (!PyArg_ParseTuple(args, "niw*w*", &i, &seat, &obs, &mask)) return NULL;
+    PyObject *result = NULL;
+    if (!game_index(self, i)) goto done;
+    if (seat < 0 || seat >= NP) {
+        PyErr_Format(PyExc_ValueError, "seat %d is not a seat", seat);
+        goto done;
+    }
+    if (need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE, "observation") &&
+        need(&mask, NACT, "action_mask")) {
+        observe_as(&self->rules, &self->games[i], seat, obs.buf, mask.buf);
+        result = Py_None;
+        Py_INCREF(result);
+    }
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    return result;
+}
+
 static PyObject *Batch_obs_size(Batch *self, void *closure) {
     (void)self;
     (void)closure;
@@ -1076,6 +1181,11 @@ static PyMethodDef Batch_methods[] = {
     {"scores", (PyCFunction)Batch_scores, METH_VARARGS, "Write every game's scores so far."},
     {"seed_sampler", (PyCFunction)Batch_seed_sampler, METH_VARARGS, "Seed sample()."},
     {"sample", (PyCFunction)Batch_sample, METH_VARARGS, "A random legal action per game."},
+    {"deal_one", (PyCFunction)Batch_deal_one, METH_VARARGS, "Deal one game from a seed."},
+    {"play_one", (PyCFunction)(void (*)(void))Batch_play_one, METH_FASTCALL,
+     "Play one action in one game, no autoreset."},
+    {"last_rewards", (PyCFunction)Batch_last_rewards, METH_NOARGS, "The last play_one's rewards."},
+    {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "One seat's observation."},
     {NULL, NULL, 0, NULL},
 };
 

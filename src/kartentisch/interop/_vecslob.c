@@ -123,13 +123,11 @@ typedef struct {
     int penalties[MAXP], revokes[MAXP];
 } Game;
 
-static void deal_game(const Rules *r, Game *g) {
+/* The deal of SlobberhannesDeal.from_seed(seed) with ``dealer`` dealing. */
+static void deal_from(const Rules *r, Game *g, uint64_t seed, int dealer) {
     int n = r->n;
-    int dealer = r->fixed_dealer >= 0 ? r->fixed_dealer : (int)mt_randbelow(&g->rng, (uint32_t)n);
-    uint64_t lo = mt_next(&g->rng);
-    uint64_t hi = mt_next(&g->rng);
     MT deal_rng;
-    mt_seed64(&deal_rng, lo | (hi << 32));
+    mt_seed64(&deal_rng, seed);
     int8_t deck[32];
     memcpy(deck, r->deck, (size_t)r->deck_len);
     for (int i = r->deck_len - 1; i > 0; i--) {
@@ -155,6 +153,14 @@ static void deal_game(const Rules *r, Game *g) {
     g->first_w = g->queen_w = -1;
 }
 
+/* The game's next deal, drawn from its own generator as the scalar environment draws it. */
+static void deal_game(const Rules *r, Game *g) {
+    int dealer = r->fixed_dealer >= 0 ? r->fixed_dealer : (int)mt_randbelow(&g->rng, (uint32_t)r->n);
+    uint64_t lo = mt_next(&g->rng);
+    uint64_t hi = mt_next(&g->rng);
+    deal_from(r, g, lo | (hi << 32), dealer);
+}
+
 static inline uint32_t legal_mask(const Rules *r, const Game *g) {
     uint32_t hand = g->hands[g->to_move];
     if (g->count == 0 || r->penalty_revokes) return hand;
@@ -162,8 +168,10 @@ static inline uint32_t legal_mask(const Rules *r, const Game *g) {
     return follow ? follow : hand;
 }
 
-static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int64_t *to_move) {
-    int n = r->n, me = g->to_move;
+/* The observation of seat ``me``; the mask is all 0 unless ``me`` is to move. Once the deal
+ * is over (every trick taken) nobody is to move: no leader, no seat to move, no mask. */
+static void observe_as(const Rules *r, const Game *g, int me, float *obs, int8_t *mask) {
+    int n = r->n, over = g->tricks >= r->hand_size;
     memset(obs, 0, sizeof(float) * (size_t)r->obs_size);
     uint32_t hand = g->hands[me];
     while (hand) {
@@ -182,13 +190,19 @@ static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int
         }
         obs[r->o_pen + row] = (float)g->penalties[s];
     }
-    obs[r->o_leader + (g->leader - me + n) % n] = 1.0f;
-    obs[r->o_to_move] = 1.0f;
+    if (!over) {
+        obs[r->o_leader + (g->leader - me + n) % n] = 1.0f;
+        obs[r->o_to_move + (g->to_move - me + n) % n] = 1.0f;
+    }
     obs[r->o_dealer + (g->dealer - me + n) % n] = 1.0f;
     obs[r->o_done + g->tricks] = 1.0f;
-    uint32_t legal = legal_mask(r, g);
+    uint32_t legal = over || me != g->to_move ? 0U : legal_mask(r, g);
     for (int c = 0; c < 32; c++) mask[c] = (int8_t)((legal >> c) & 1U);
-    *to_move = me;
+}
+
+static void observe(const Rules *r, const Game *g, float *obs, int8_t *mask, int64_t *to_move) {
+    observe_as(r, g, g->to_move, obs, mask);
+    *to_move = g->to_move;
 }
 
 /* Play card ``a`` (legal) for the seat to move; add the chips paid to ``chips``; 1 if over. */
@@ -243,6 +257,7 @@ typedef struct {
     Py_ssize_t num;
     Game *games;
     uint64_t sampler;
+    int last_chips[MAXP]; /* the chips paid on the last play_one */
 } Batch;
 
 static void Batch_dealloc(Batch *self) {
@@ -494,6 +509,102 @@ static PyObject *Batch_sample(Batch *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -- one game at a time, no autoreset (the PettingZoo AEC environment) ---------------- */
+
+static int game_index(Batch *self, Py_ssize_t i) {
+    if (i < 0 || i >= self->num) {
+        PyErr_Format(PyExc_IndexError, "game %zd: there are %zd games", i, self->num);
+        return 0;
+    }
+    return 1;
+}
+
+/* deal_one(i, seed, dealer) -> the seat to move: game ``i`` dealt as
+ * SlobberhannesDeal.from_seed(seed) with ``dealer`` dealing (0 <= seed < 2**64). */
+static PyObject *Batch_deal_one(Batch *self, PyObject *args) {
+    Py_ssize_t i;
+    unsigned long long seed;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "nKi", &i, &seed, &dealer)) return NULL;
+    if (!game_index(self, i)) return NULL;
+    if (dealer < 0 || dealer >= self->rules.n) {
+        PyErr_Format(PyExc_ValueError, "dealer %d is not a seat", dealer);
+        return NULL;
+    }
+    Game *g = &self->games[i];
+    deal_from(&self->rules, g, (uint64_t)seed, dealer);
+    return PyLong_FromLong(g->to_move);
+}
+
+/* play_one(i, action) -> code: game ``i``'s seat to move plays ``action``, and the deal is
+ * not replaced when it ends. The code is -1 for an action that is not legal now (nothing
+ * changes), else the next seat to move, or the number of players once the deal is over,
+ * plus 256 when somebody paid chips on the step (last_rewards() gives them). */
+static PyObject *Batch_play_one(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play_one(i, action) takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
+    long a = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+    const Rules *r = &self->rules;
+    Game *g = &self->games[i];
+    if (g->tricks >= r->hand_size || a < 0 || a >= 32 || !((legal_mask(r, g) >> a) & 1U))
+        return PyLong_FromLong(-1);
+    int *chips = self->last_chips;
+    memset(chips, 0, sizeof self->last_chips);
+    int over = play(r, g, (int)a, chips);
+    int scored = 0;
+    for (int s = 0; s < r->n; s++) {
+        g->penalties[s] += chips[s];
+        scored |= chips[s] != 0;
+    }
+    return PyLong_FromLong((over ? r->n : g->to_move) + (scored ? 256 : 0));
+}
+
+/* last_rewards() -> each seat's reward of the last play_one: minus the chips it paid. */
+static PyObject *Batch_last_rewards(Batch *self, PyObject *unused) {
+    (void)unused;
+    PyObject *out = PyTuple_New(self->rules.n);
+    if (!out) return NULL;
+    for (int s = 0; s < self->rules.n; s++) {
+        PyObject *x = PyFloat_FromDouble(-(double)self->last_chips[s]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, s, x);
+    }
+    return out;
+}
+
+/* observe_seat(i, seat, observation, action_mask): game ``i`` as ``seat`` sees it (the
+ * mask all 0 unless ``seat`` is to move), also after the deal is over. */
+static PyObject *Batch_observe_seat(Batch *self, PyObject *args) {
+    Py_ssize_t i;
+    int seat;
+    Py_buffer obs, mask;
+    if (!PyArg_ParseTuple(args, "niw*w*", &i, &seat, &obs, &mask)) return NULL;
+    const Rules *r = &self->rules;
+    PyObject *result = NULL;
+    if (!game_index(self, i)) goto done;
+    if (seat < 0 || seat >= r->n) {
+        PyErr_Format(PyExc_ValueError, "seat %d is not a seat", seat);
+        goto done;
+    }
+    if (need(&obs, (Py_ssize_t)sizeof(float) * r->obs_size, "observation") &&
+        need(&mask, 32, "action_mask")) {
+        observe_as(r, &self->games[i], seat, obs.buf, mask.buf);
+        result = Py_None;
+        Py_INCREF(result);
+    }
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    return result;
+}
+
 static PyObject *Batch_obs_size(Batch *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->rules.obs_size);
@@ -506,6 +617,11 @@ static PyMethodDef Batch_methods[] = {
     {"scores", (PyCFunction)Batch_scores, METH_VARARGS, "Write every game's scores so far."},
     {"seed_sampler", (PyCFunction)Batch_seed_sampler, METH_VARARGS, "Seed sample()."},
     {"sample", (PyCFunction)Batch_sample, METH_VARARGS, "A random legal action per game."},
+    {"deal_one", (PyCFunction)Batch_deal_one, METH_VARARGS, "Deal one game from a seed."},
+    {"play_one", (PyCFunction)(void (*)(void))Batch_play_one, METH_FASTCALL,
+     "Play one action in one game, no autoreset."},
+    {"last_rewards", (PyCFunction)Batch_last_rewards, METH_NOARGS, "The last play_one's rewards."},
+    {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "One seat's observation."},
     {NULL, NULL, 0, NULL},
 };
 

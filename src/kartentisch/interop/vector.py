@@ -102,6 +102,8 @@ __all__ = [
     "SlobberhannesVectorEnv",
     "VectorEnv",
     "compiled_available",
+    "doppelkopf_batch",
+    "slobberhannes_batch",
 ]
 
 FloatArray = npt.NDArray[np.float32]
@@ -121,6 +123,35 @@ def compiled_available(game: str = "slobberhannes") -> bool:
     the house rules) are built and allowed (``KARTENTISCH_PURE_PYTHON`` refuses them)."""
     module = _vecdoko if game == "doppelkopf" else _vecslob
     return module is not None and not os.environ.get("KARTENTISCH_PURE_PYTHON")
+
+
+def slobberhannes_batch(num: int, options: SlobberhannesOptions, dealer: int | None) -> Any:
+    """``num`` compiled Slobberhannes games under ``options`` (``_vecslob.Batch``; the
+    dealer fixed unless None), or None where the extension is not built."""
+    if _vecslob is None:
+        return None
+    deck = bytes(SLOBBERHANNES_CARDS.index(c) for c in options.deck())
+    return _vecslob.Batch(
+        num,
+        options.players,
+        options.hand_size,
+        deck,
+        bytes(options.packets),
+        options.revokes == "penalty",
+        options.all_three_bonus,
+        -1 if dealer is None else dealer,
+    )
+
+
+def doppelkopf_batch(num: int, options: DoppelkopfOptions, dealer: int | None) -> Any:
+    """``num`` compiled Doppelkopf games (``_vecdoko.Batch``; the house rules only:
+    ``options`` must be ``DoppelkopfOptions()``), or None where the extension is not built."""
+    if _vecdoko is None:
+        return None
+    if options != DoppelkopfOptions():
+        raise ValueError("the compiled Doppelkopf games play the house rules only")
+    deck = bytes(DOPPELKOPF_CARDS.index(c) for c in options.deck())
+    return _vecdoko.Batch(num, deck, -1 if dealer is None else dealer)
 
 
 def _generator_states(seeds: Sequence[int]) -> npt.NDArray[np.uint32]:
@@ -503,18 +534,7 @@ class SlobberhannesVectorEnv(_CompiledOrTables):
         self._batch = None
         self._reference = None
         if use_c:
-            assert _vecslob is not None
-            deck = bytes(SLOBBERHANNES_CARDS.index(c) for c in options.deck())
-            self._batch = _vecslob.Batch(
-                num_envs,
-                options.players,
-                options.hand_size,
-                deck,
-                bytes(options.packets),
-                options.revokes == "penalty",
-                options.all_three_bonus,
-                -1 if dealer is None else dealer,
-            )
+            self._batch = slobberhannes_batch(num_envs, options, dealer)
             assert self._batch.obs_size == layout.size
         else:
             self._use_tables(self._new_table)
@@ -585,9 +605,7 @@ class DoppelkopfVectorEnv(_CompiledOrTables):
         self._batch = None
         self._reference = None
         if use_c:
-            assert _vecdoko is not None
-            deck = bytes(DOPPELKOPF_CARDS.index(c) for c in options.deck())
-            self._batch = _vecdoko.Batch(num_envs, deck, -1 if dealer is None else dealer)
+            self._batch = doppelkopf_batch(num_envs, options, dealer)
             assert self._batch.obs_size == layout.size
         else:
             self._use_tables(self._doppelkopf_table, python=True)
