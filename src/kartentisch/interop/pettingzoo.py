@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 try:
     import numpy as np
@@ -65,6 +65,11 @@ from kartentisch.interop.incremental import (
     doppelkopf_vector,
     slobberhannes_mask,
 )
+from kartentisch.interop.vector import (
+    compiled_available,
+    doppelkopf_batch,
+    slobberhannes_batch,
+)
 
 __all__ = [
     "GAMES",
@@ -79,6 +84,22 @@ __all__ = [
 ]
 
 Observation = dict[str, Any]
+Backend = Literal["auto", "c", "python"]
+
+
+def _use_compiled(backend: str, game: str, supported: bool) -> bool:
+    """Whether an environment plays on the compiled game (``backend``: auto, c or python)."""
+    if backend not in ("auto", "c", "python"):
+        raise ValueError(f"backend must be auto, c or python, not {backend!r}")
+    if backend == "c":
+        if not supported:
+            raise ValueError(
+                f"the compiled {game} game does not play these options: use backend='python'"
+            )
+        if not compiled_available(game):
+            raise RuntimeError(f"the compiled {game} game is not built (or not allowed)")
+        return True
+    return backend == "auto" and supported and compiled_available(game)
 
 
 class TrickGameEnv(AECEnv):  # type: ignore[misc]
@@ -127,6 +148,13 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self.state_space = spaces.Box(0.0, state.high(), shape=(state.size,), dtype=np.float32)
         self._rng = random.Random()
         self._table: Table | None = None
+        #: The compiled game (one game of a ``Batch``) where it plays these options, else None.
+        self._batch: Any = None
+        self._fast = False  # this deal plays on ``_batch`` (no table built yet)
+        self._deal_seed = 0
+        self._deal_dealer = 0
+        self._actions: list[int] = []  # the action ids of the deal, for the lazy table
+        self._obs_size = layout.size
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
@@ -141,10 +169,29 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         """A fresh table for one deal."""
 
     @property
+    def backend(self) -> str:
+        """``c`` where the deals play on the compiled game, else ``python`` (the engine)."""
+        return "c" if self._batch is not None else "python"
+
+    @property
     def table(self) -> Table:
-        """The deal being played (after :meth:`reset`)."""
+        """The deal being played (after :meth:`reset`).
+
+        On the compiled game no table is kept: the first use of ``table`` (also
+        through :meth:`state` and :meth:`render`) builds it, the deal replayed
+        from its seed and the actions taken, and the rest of that deal plays on
+        the engine's table (so changes made to it count); the next :meth:`reset`
+        goes back to the compiled game."""
         if self._table is None:
-            raise RuntimeError("call reset() before using the environment")
+            if not self._fast:
+                raise RuntimeError("call reset() before using the environment")
+            table = self._new_table(self._deal_seed, self._deal_dealer)
+            for action in self._actions:
+                table.apply_id(action)
+            self._table = table
+            self._fast = False
+            self._scores = table.scores()
+            self._points = table.deal.points()
         return self._table
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -161,20 +208,40 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             dealer = int(options["dealer"])
         if dealer is None:
             dealer = self._rng.randrange(self.num_seats)
-        table = self._table = self._new_table(self._rng.getrandbits(64), dealer)
+        deal_seed = self._rng.getrandbits(64)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self._scores = table.scores()
-        self._points = table.deal.points()
-        seat = table.to_move
+        seat: int | None
+        if self._batch is not None:
+            # The compiled game deals what _new_table would: no table until asked for.
+            self._table = None
+            self._fast = True
+            self._deal_seed = deal_seed
+            self._deal_dealer = dealer
+            self._actions = []
+            seat = self._batch.deal_one(0, deal_seed, dealer)
+        else:
+            table = self._table = self._new_table(deal_seed, dealer)
+            self._scores = table.scores()
+            self._points = table.deal.points()
+            seat = table.to_move
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
+        if self._fast:
+            obs = np.empty(self._obs_size, np.float32)
+            mask = np.empty(self.num_actions, np.int8)
+            self._batch.observe_seat(0, self._seat_of[agent], obs, mask)
+            return {"observation": obs, "action_mask": mask}
+        return self._observe_table(agent)
+
+    def _observe_table(self, agent: str) -> Observation:
+        """``observe`` on the engine's table."""
         table = self.table
         seat = self._seat_of[agent]
         mask = table.mask() if seat == table.to_move else np.zeros(self.num_actions, np.int8)
@@ -187,9 +254,27 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: give an action id, not None")
+        action = int(action)
+        if self._fast:
+            code = self._batch.play_one(0, action)
+            if code >= 0:
+                # Played: code is the next seat (num_seats: the deal is over), +256 if scored.
+                self._cumulative_rewards[agent] = 0.0
+                self._actions.append(action)
+                if code & 256:
+                    self.rewards = dict(zip(self.agents, self._batch.last_rewards(), strict=True))
+                    self._accumulate_rewards()
+                else:
+                    self.rewards = dict.fromkeys(self.agents, 0.0)
+                seat = code & 255
+                if seat == self.num_seats:
+                    self.terminations = {name: True for name in self.agents}
+                else:
+                    self.agent_selection = self.possible_agents[seat]
+                return
+            # Not legal: the engine's table refuses it (with its error) below.
         table = self.table
         self._cumulative_rewards[agent] = 0.0
-        action = int(action)
         table.apply_id(action)
         self._applied(self._seat_of[agent], action)
         points = table.deal.points()
@@ -236,6 +321,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         self._table = None
+        self._fast = False
 
 
 class SlobberhannesEnv(TrickGameEnv):
@@ -252,6 +338,7 @@ class SlobberhannesEnv(TrickGameEnv):
         *,
         dealer: int | None = None,
         render_mode: str | None = None,
+        backend: Backend = "auto",
     ) -> None:
         if not isinstance(options, SlobberhannesOptions):
             options = SlobberhannesOptions.from_dict(options)
@@ -265,13 +352,15 @@ class SlobberhannesEnv(TrickGameEnv):
             dealer=dealer,
             render_mode=render_mode,
         )
+        if _use_compiled(backend, "slobberhannes", True):
+            self._batch = slobberhannes_batch(1, options, dealer)
 
     def _new_table(self, seed: int, dealer: int) -> Table:
         table = SlobberhannesTable.from_seed(seed, dealer=dealer, options=self.options)
         self._vectors = SlobberhannesVectors(table.deal)
         return table
 
-    def observe(self, agent: str) -> Observation:
+    def _observe_table(self, agent: str) -> Observation:
         # The vectors are kept up to date card by card (interop/incremental.py):
         # the same values as encode_slobberhannes, without building them anew.
         seat = self._seat_of[agent]
@@ -311,6 +400,7 @@ class DoppelkopfEnv(TrickGameEnv):
         *,
         dealer: int | None = None,
         render_mode: str | None = None,
+        backend: Backend = "auto",
     ) -> None:
         if not isinstance(options, DoppelkopfOptions):
             options = DoppelkopfOptions.from_dict(options)
@@ -324,11 +414,13 @@ class DoppelkopfEnv(TrickGameEnv):
             dealer=dealer,
             render_mode=render_mode,
         )
+        if _use_compiled(backend, "doppelkopf", options == DoppelkopfOptions()):
+            self._batch = doppelkopf_batch(1, options, dealer)
 
     def _new_table(self, seed: int, dealer: int) -> Table:
         return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
 
-    def observe(self, agent: str) -> Observation:
+    def _observe_table(self, agent: str) -> Observation:
         # encode_doppelkopf's values, written by flat offsets (interop/incremental.py).
         seat = self._seat_of[agent]
         table = self.table
@@ -497,6 +589,7 @@ def raw_env(
     *,
     dealer: int | None = None,
     render_mode: str | None = None,
+    backend: Backend = "auto",
 ) -> TrickGameEnv:
     """The bare environment of ``game`` (``slobberhannes`` or ``doppelkopf``).
 
@@ -504,7 +597,7 @@ def raw_env(
     """
     if game not in GAMES:
         raise ValueError(f"game must be one of {sorted(GAMES)}, not {game!r}")
-    return GAMES[game](options, dealer=dealer, render_mode=render_mode)
+    return GAMES[game](options, dealer=dealer, render_mode=render_mode, backend=backend)
 
 
 def env(
@@ -513,6 +606,7 @@ def env(
     *,
     dealer: int | None = None,
     render_mode: str | None = None,
+    backend: Backend = "auto",
 ) -> Any:
     """:func:`raw_env` wrapped as PettingZoo's classic games are.
 
@@ -520,7 +614,7 @@ def env(
     the game's lowest score as reward, the others 0), AssertOutOfBoundsWrapper,
     OrderEnforcingWrapper.
     """
-    return _wrap(raw_env(game, options, dealer=dealer, render_mode=render_mode))
+    return _wrap(raw_env(game, options, dealer=dealer, render_mode=render_mode, backend=backend))
 
 
 def parallel_env(
@@ -529,10 +623,13 @@ def parallel_env(
     *,
     dealer: int | None = None,
     render_mode: str | None = None,
+    backend: Backend = "auto",
 ) -> Any:
     """:func:`env` as a PettingZoo ParallelEnv (``turn_based_aec_to_parallel``): each
     step takes the action of the agent to move from the actions given."""
-    return turn_based_aec_to_parallel(env(game, options, dealer=dealer, render_mode=render_mode))
+    return turn_based_aec_to_parallel(
+        env(game, options, dealer=dealer, render_mode=render_mode, backend=backend)
+    )
 
 
 def slobberhannes_env(
@@ -540,9 +637,10 @@ def slobberhannes_env(
     *,
     dealer: int | None = None,
     render_mode: str | None = None,
+    backend: Backend = "auto",
 ) -> Any:
     """A wrapped :class:`SlobberhannesEnv` (as :func:`env` wraps it)."""
-    return _wrap(SlobberhannesEnv(options, dealer=dealer, render_mode=render_mode))
+    return _wrap(SlobberhannesEnv(options, dealer=dealer, render_mode=render_mode, backend=backend))
 
 
 def doppelkopf_env(
@@ -550,6 +648,7 @@ def doppelkopf_env(
     *,
     dealer: int | None = None,
     render_mode: str | None = None,
+    backend: Backend = "auto",
 ) -> Any:
     """A wrapped :class:`DoppelkopfEnv` (as :func:`env` wraps it)."""
-    return _wrap(DoppelkopfEnv(options, dealer=dealer, render_mode=render_mode))
+    return _wrap(DoppelkopfEnv(options, dealer=dealer, render_mode=render_mode, backend=backend))
