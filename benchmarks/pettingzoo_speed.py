@@ -16,15 +16,20 @@ round, so that drift of the machine hits all of them alike):
 
 Reported per loop: the best and the median round; per environment, its share of
 the engine's decisions per second, round by round (the two ran back to back)
-and best over best. Every generator is seeded from ``--seed``.
+and best over best; the environments' backend (``c``: the compiled game,
+``python``: the engine's tables) and the load average before and after. Every
+generator is seeded from ``--seed``. ``--backend python`` measures the
+environments on the engine's tables even where a compiled game plays the options.
 
-    python benchmarks/pettingzoo_speed.py [--seconds 2] [--rounds 3] [--seed 0] [--json]
+    python benchmarks/pettingzoo_speed.py [--seconds 2] [--rounds 3] [--seed 0]
+        [--backend auto|c|python] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -130,6 +135,8 @@ class GameResult:
     name: str
     label: str
     loops: dict[str, LoopResult]
+    #: The environments' backend: ``c`` (the compiled game) or ``python`` (the engine).
+    backend: str = "python"
 
     def shares(self, loop: str) -> list[float]:
         """The environment's steps/s over the engine's decisions/s, round by round."""
@@ -145,6 +152,7 @@ class GameResult:
         return {
             "name": self.name,
             "label": self.label,
+            "backend": self.backend,
             "loops": {
                 name: {
                     "per_s": [round(r, 1) for r in loop.rates],
@@ -163,16 +171,26 @@ class GameResult:
         }
 
 
-def benchmark(*, seed: int, seconds: float, rounds: int) -> list[GameResult]:
+def benchmark(
+    *, seed: int, seconds: float, rounds: int, backend: pettingzoo.Backend = "auto"
+) -> list[GameResult]:
     master = random.Random(seed)
     runners: list[tuple[GameResult, dict[str, Runner]]] = []
     for name, label, game, options, play in GAMES:
+        if backend == "c" and pettingzoo.raw_env(game, options).backend != "c":
+            kind = "auto"  # no compiled game for these options: the engine's tables
+        else:
+            kind = backend
         loops = {
             "engine": engine_runner(play),
-            "raw_env": env_runner(lambda g=game, o=options: pettingzoo.raw_env(g, o)),
-            "env": env_runner(lambda g=game, o=options: pettingzoo.env(g, o)),
+            "raw_env": env_runner(
+                lambda g=game, o=options, b=kind: pettingzoo.raw_env(g, o, backend=b)
+            ),
+            "env": env_runner(lambda g=game, o=options, b=kind: pettingzoo.env(g, o, backend=b)),
         }
-        runners.append((GameResult(name, label, {k: LoopResult(k) for k in loops}), loops))
+        used = pettingzoo.raw_env(game, options, backend=kind).backend
+        result = GameResult(name, label, {k: LoopResult(k) for k in loops}, used)
+        runners.append((result, loops))
     warm = random.Random(master.getrandbits(64))
     for _, loops in runners:
         for run in loops.values():
@@ -189,24 +207,43 @@ def benchmark(*, seed: int, seconds: float, rounds: int) -> list[GameResult]:
     return [result for result, _ in runners]
 
 
-def report_text(results: Sequence[GameResult], *, seed: int, seconds: float, rounds: int) -> str:
+def load_average() -> float | None:
+    """The 1-minute load average (None where the system has none)."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # pragma: no cover - not on every system
+        return None
+
+
+def report_text(
+    results: Sequence[GameResult],
+    *,
+    seed: int,
+    seconds: float,
+    rounds: int,
+    load: tuple[float | None, float | None] = (None, None),
+) -> str:
+    loads = " ".join("?" if x is None else f"{x:.2f}" for x in load)
     lines = [
         f"PettingZoo, random masked agents: {rounds} round(s) of {seconds:g} s per loop, "
         f"seed {seed}",
-        f"Engine modules: {native.status()}",
+        f"Engine modules: {native.status()}; load average before, after: {loads}",
         "",
-        f"{'game':<26}{'loop':<9}{'per s best':>12}{'median':>10}{'share best':>12}"
-        f"{'share by round':>24}",
+        f"{'game':<26}{'loop':<17}{'per s best':>12}{'median':>10}{'share best':>12}"
+        f"{'median':>8}{'share by round':>24}",
     ]
     for result in results:
         for name, loop in result.loops.items():
-            share = by_round = ""
+            share = median = by_round = ""
+            label = name
             if name != "engine":
                 share = f"{result.best_share(name):.3f}"
+                median = f"{statistics.median(result.shares(name)):.3f}"
                 by_round = " ".join(f"{q:.3f}" for q in result.shares(name))
+                label = f"{name} ({result.backend})"
             lines.append(
-                f"{result.label:<26}{name:<9}{loop.best:>12,.0f}{loop.median:>10,.0f}"
-                f"{share:>12}{by_round:>24}"
+                f"{result.label:<26}{label:<17}{loop.best:>12,.0f}{loop.median:>10,.0f}"
+                f"{share:>12}{median:>8}{by_round:>24}"
             )
     lines.append("")
     lines.append("engine: decisions/s through the engine's API; raw_env, env: steps/s;")
@@ -226,11 +263,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=engine_playouts.positive_int, default=3, help="rounds (default 3)"
     )
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "c", "python"),
+        default="auto",
+        help="the environments' backend (default auto: the compiled game where it plays)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON object instead")
     args = parser.parse_args(argv)
+    before = load_average()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PettingZoo's notes on Dict observations
-        results = benchmark(seed=args.seed, seconds=args.seconds, rounds=args.rounds)
+        results = benchmark(
+            seed=args.seed, seconds=args.seconds, rounds=args.rounds, backend=args.backend
+        )
+    load = (before, load_average())
     if args.json:
         print(
             json.dumps(
@@ -240,13 +287,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seconds": args.seconds,
                     "rounds": args.rounds,
                     "engine_modules": native.status(),
+                    "load_average": list(load),
                     "games": [r.to_dict() for r in results],
                 },
                 indent=2,
             )
         )
     else:
-        print(report_text(results, seed=args.seed, seconds=args.seconds, rounds=args.rounds))
+        print(
+            report_text(
+                results, seed=args.seed, seconds=args.seconds, rounds=args.rounds, load=load
+            )
+        )
     return 0
 
 
