@@ -230,6 +230,8 @@ def test_benchmark_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         for loop in game["loops"].values():
             assert len(loop["per_s"]) == 2 and all(rate > 0 for rate in loop["per_s"])
         assert set(game["share_of_engine"]) == {"raw_env", "env"}
+        assert game["backend"] in ("c", "python")
+    assert report[2]["backend"] == "python"  # DDV: no compiled game
     text = module.report_text(results, seed=1, seconds=0.02, rounds=2)
     assert "share" in text and "Doppelkopf, DDV" in text
     json.dumps(report)

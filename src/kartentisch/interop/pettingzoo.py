@@ -26,6 +26,17 @@ raises :class:`~kartentisch.errors.IllegalActionError` (a :class:`ValueError`);
 the wrapped ones (:func:`env`, :func:`slobberhannes_env`, :func:`doppelkopf_env`)
 end the episode instead, as PettingZoo's classic games do. ``state()`` is the
 whole deal as one vector; :func:`parallel_env` is the ParallelEnv form.
+
+Where the compiled games of :mod:`kartentisch.interop.vector` play the options
+(Slobberhannes, any options; Doppelkopf, the house rules), a deal plays on one
+compiled game (``backend="c"``, the default ``"auto"`` where built); otherwise,
+with ``backend="python"`` or with ``KARTENTISCH_PURE_PYTHON`` set, on the
+engine's :class:`~kartentisch.interop.encoding.Table`. Both give the same
+deals for the same seeds, the same observations, masks, rewards and agent
+order (tested step by step). The compiled game keeps no table: the first use
+of :attr:`TrickGameEnv.table` (``state()`` and ``render()`` use it too) builds
+it by replaying the deal from its seed and the actions taken, and the rest of
+that deal then plays on that table.
 """
 
 from __future__ import annotations
@@ -529,16 +540,22 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return obs
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if self._illegal is None or not self._has_reset:
+        illegal = self._illegal
+        if illegal is None or not self._has_reset:
             return super().last(observe)  # type: ignore[no-any-return]
         bare = self._bare
         agent = bare.agent_selection
+        info = bare.infos[agent]
+        obs = None
+        if observe:  # as self.observe(agent): the agent to act's observation noted
+            obs = illegal._prev_obs = bare.observe(agent)
+            illegal._prev_info = info
         return (
-            self.observe(agent) if observe else None,
+            obs,
             bare._cumulative_rewards[agent],
             bare.terminations[agent],
             bare.truncations[agent],
-            bare.infos[agent],
+            info,
         )
 
     def step(self, action: Any) -> None:
