@@ -73,7 +73,7 @@ from kartentisch.interop.encoding import (
 )
 from kartentisch.interop.incremental import (
     SlobberhannesVectors,
-    doppelkopf_vector,
+    doppelkopf_deal_vector,
     slobberhannes_mask,
 )
 from kartentisch.interop.vector import (
@@ -432,11 +432,12 @@ class DoppelkopfEnv(TrickGameEnv):
         return DoppelkopfTable.from_seed(seed, dealer=dealer, options=self.options)
 
     def _observe_table(self, agent: str) -> Observation:
-        # encode_doppelkopf's values, written by flat offsets (interop/incremental.py).
+        # encode_doppelkopf's values, read from the deal's state by flat offsets
+        # (interop/incremental.py), without building the engine's observation.
         seat = self._seat_of[agent]
         table = self.table
         assert isinstance(table, DoppelkopfTable)
-        vector = doppelkopf_vector(table.deal.observation(seat), table.own_selection(seat))
+        vector = doppelkopf_deal_vector(table.deal, seat, table.own_selection(seat))
         mask = table.mask() if seat == table.to_move else np.zeros(self.num_actions, np.int8)
         return {"observation": vector, "action_mask": mask}
 
