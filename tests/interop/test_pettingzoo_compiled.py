@@ -194,3 +194,57 @@ def test_table_is_built_only_when_asked_for() -> None:
     bare.close()
     with pytest.raises(RuntimeError, match="reset"):
         _ = bare.table
+
+
+@needs_slob
+@needs_doko
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+def test_one_game_calls(game: str) -> None:
+    """deal_one, play_one, observe_seat and last_rewards on the compiled games: illegal
+    actions refused, masks for the seat to move only, a deal that ends stays ended."""
+    from kartentisch.games.doppelkopf import DoppelkopfOptions
+    from kartentisch.games.slobberhannes import SlobberhannesOptions
+    from kartentisch.interop.vector import doppelkopf_batch, slobberhannes_batch
+
+    if game == "slobberhannes":
+        options: Any = SlobberhannesOptions()
+        batch = slobberhannes_batch(2, options, None)
+        players, actions = options.players, 32
+    else:
+        batch = doppelkopf_batch(2, DoppelkopfOptions(), None)
+        players, actions = 4, 73
+    seat = batch.deal_one(1, 2**64 - 5, 0)
+    assert seat == 1  # the dealer's left opens
+    with pytest.raises(IndexError):
+        batch.deal_one(2, 1, 0)
+    with pytest.raises(ValueError, match="dealer"):
+        batch.deal_one(0, 1, players)
+    obs = np.empty(batch.obs_size, np.float32)
+    mask = np.empty(actions, np.int8)
+    with pytest.raises(ValueError, match="seat"):
+        batch.observe_seat(1, players, obs, mask)
+    with pytest.raises(ValueError, match="bytes"):
+        batch.observe_seat(1, 0, obs[:-1], mask)
+    batch.observe_seat(1, seat, obs, mask)
+    legal = np.flatnonzero(mask)
+    illegal = np.flatnonzero(mask == 0)
+    assert legal.size and illegal.size
+    before = obs.copy()
+    assert batch.play_one(1, int(illegal[0])) == -1  # refused, nothing changed
+    assert batch.play_one(1, actions) == -1
+    batch.observe_seat(1, seat, obs, mask)
+    np.testing.assert_array_equal(obs, before)
+    other = (seat + 1) % players
+    batch.observe_seat(1, other, obs, mask)
+    assert not mask.any()  # only the seat to move has a mask
+    # Play the deal out with the first legal action: it ends, and is not replaced.
+    while seat != players:
+        batch.observe_seat(1, seat, obs, mask)
+        code = batch.play_one(1, int(np.flatnonzero(mask)[0]))
+        assert code >= 0
+        seat = code & 255
+    assert len(batch.last_rewards()) == players
+    for s in range(players):
+        batch.observe_seat(1, s, obs, mask)
+        assert not mask.any()
+    assert batch.play_one(1, int(legal[0])) == -1  # over: nothing is legal
