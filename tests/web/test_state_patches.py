@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -18,6 +19,7 @@ from tests.web.test_real_socket import free_port
 from websockets.sync.client import connect
 
 from kartentisch.web.app import create_app
+from kartentisch.web.protocol import Act, Ready
 from kartentisch.web.statepatch import apply, apply_patch, diff, patch_message, same
 from kartentisch.web.tables import ServerSettings
 from kartentisch.web.wire import Encoded, dumps, message_text
@@ -299,3 +301,67 @@ def test_a_resync_before_hello_is_ignored_and_bad_fields_refused(server: str) ->
         assert error["type"] == "error" and error["code"] == "bad_message"
         ws.send(json.dumps({"type": "hello", "patches": True}))
         assert receive(ws)["type"] == "state"  # nothing came before: the resync was ignored
+
+
+# -- whole games, in process: every patch against what was really sent -------------------
+
+
+def _hold(conn: Any, held: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Apply what ``conn`` was sent to ``held`` (as the page does), then check it is the
+    state the connection was sent last, as its text was when it was sent."""
+    while not conn.queue.empty():
+        message = conn.queue.get_nowait()
+        assert message is not None
+        received = json.loads(message_text(message))
+        if received["type"] == "state":
+            held = received
+        elif received["type"] == "patch":
+            assert held is not None
+            held = apply_patch(held, received)
+    if conn.last_state is not None:
+        assert _text(held) == _text(json.loads(dumps(dict(conn.last_state))))
+    return held
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "slobberhannes", "options": {"target": 4}},
+        {"game": "slobberhannes", "options": {"cut": True, "target": 3}},
+        {"game": "doppelkopf", "options": {"games": 3}},
+    ],
+    ids=["slobberhannes", "slobberhannes-cut", "doppelkopf"],
+)
+def test_whole_matches_patched_give_the_states_sent(tmp_path: Path, body: dict[str, Any]) -> None:
+    """A state that changed after it was sent (a list the game appends to) would make
+    the next patch pass over the change: every patch is checked against the states as
+    they were when sent, seat and spectator, over whole matches."""
+    from tests.web.test_wire import four_people
+
+    async def play() -> None:
+        table, conns = await four_people(tmp_path, body)
+        for conn in conns:
+            conn.take_patches(True)
+        table.broadcast()
+        held: list[dict[str, Any] | None] = [None] * len(conns)
+        patches = 0
+        for _ in range(400):
+            for i, conn in enumerate(conns):
+                patches += sum(1 for m in list(conn.queue._queue) if m and m["type"] == "patch")  # type: ignore[attr-defined]
+                held[i] = _hold(conn, held[i])
+            game = table.game
+            if game.is_over:
+                break
+            if table._between_deals() is not None:
+                for seat in range(4):
+                    await table.handle(conns[seat], Ready(game.version))
+                continue
+            seat = game.acting[0]
+            legal = game.legal(seat)
+            action = "pass" if "pass" in legal else legal[0]
+            await table.handle(conns[seat], Act(action, game.version))
+        assert table.game.is_over
+        assert patches > 100
+        await table.manager.close()
+
+    asyncio.run(play())

@@ -373,7 +373,7 @@ class DoppelkopfTable:
         it), the finished deals' summaries (the longest part, the same for every seat)
         encoded once per finished deal."""
         view = self.view(seat)
-        deals: list[dict[str, Any]] = view["deals"]  # (self._summaries: only appended to)
+        deals: list[dict[str, Any]] = view["deals"]  # (self._summaries: a new list as it grows)
         count, last, text = self._deals_text
         if count != len(deals) or (deals and deals[-1] is not last):
             text = dumps(deals)
@@ -499,10 +499,15 @@ class DoppelkopfTable:
     def _finished(self) -> list[dict[str, Any]]:
         """Every finished deal (thrown-in ones too), summarised once."""
         deals = self.match.deals
-        while len(self._summaries) < len(deals) and deals[len(self._summaries)].is_over:
-            index = len(self._summaries)
-            self._summaries.append(self._summary(index + 1, deals[index]))
-        return self._summaries
+        summaries = self._summaries
+        if len(summaries) < len(deals) and deals[len(summaries)].is_over:
+            # A new list when it grows: a state already sent keeps the list it was sent
+            # with (a state patch passes over a list that is the very same object).
+            summaries = self._summaries = list(summaries)
+            while len(summaries) < len(deals) and deals[len(summaries)].is_over:
+                index = len(summaries)
+                summaries.append(self._summary(index + 1, deals[index]))
+        return summaries
 
     def _summary(self, number: int, deal: DoppelkopfDeal) -> dict[str, Any]:
         """What everyone may know of a finished deal: the game, the tricks, the score."""
