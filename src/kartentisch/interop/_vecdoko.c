@@ -1145,24 +1145,31 @@ static PyObject *Batch_last_rewards(Batch *self, PyObject *unused) {
 
 /* observe_seat(i, seat, observation, action_mask): game ``i`` as ``seat`` sees it (the
  * mask all 0 unless ``seat`` is to move), also after the deal is over. */
-static PyObject *Batch_observe_seat(Batch *self, PyObject *args) {
-    Py_ssize_t i;
-    int seat;
-    Py_buffer obs, mask;
-    if (!PyArg_ParseTuple(args, "niw*w*", &i, &seat, &obs, &mask)) return NULL;
-    PyObject *result = NULL;
-    if (!game_index(self, i)) goto done;
-    if (seat < 0 || seat >= NP) {
-        PyErr_Format(PyExc_ValueError, "seat %d is not a seat", seat);
-        goto done;
+static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "observe_seat(i, seat, observation, action_mask) takes 4 arguments");
+        return NULL;
     }
-    if (need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE, "observation") &&
-        need(&mask, NACT, "action_mask")) {
-        observe_as(&self->rules, &self->games[i], seat, obs.buf, mask.buf);
+    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
+    long seat = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+    if (seat < 0 || seat >= NP) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a seat", seat);
+        return NULL;
+    }
+    Py_buffer obs, mask;
+    if (PyObject_GetBuffer(args[2], &obs, PyBUF_WRITABLE) < 0) return NULL;
+    if (PyObject_GetBuffer(args[3], &mask, PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE, "observation") && need(&mask, NACT, "action_mask")) {
+        observe_as(&self->rules, &self->games[i], (int)seat, obs.buf, mask.buf);
         result = Py_None;
         Py_INCREF(result);
     }
-done:
     PyBuffer_Release(&obs);
     PyBuffer_Release(&mask);
     return result;
@@ -1185,7 +1192,8 @@ static PyMethodDef Batch_methods[] = {
     {"play_one", (PyCFunction)(void (*)(void))Batch_play_one, METH_FASTCALL,
      "Play one action in one game, no autoreset."},
     {"last_rewards", (PyCFunction)Batch_last_rewards, METH_NOARGS, "The last play_one's rewards."},
-    {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "One seat's observation."},
+    {"observe_seat", (PyCFunction)(void (*)(void))Batch_observe_seat, METH_FASTCALL,
+     "One seat's observation."},
     {NULL, NULL, 0, NULL},
 };
 

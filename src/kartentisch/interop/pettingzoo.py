@@ -169,6 +169,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
+        self._no_rewards: dict[str, float] = {}  # every agent 0.0, copied for a step
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
@@ -221,8 +222,9 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             dealer = self._rng.randrange(self.num_seats)
         deal_seed = self._rng.getrandbits(64)
         self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self._no_rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._no_rewards.copy()
+        self._cumulative_rewards = self._no_rewards.copy()
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
@@ -276,7 +278,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
                     self.rewards = dict(zip(self.agents, self._batch.last_rewards(), strict=True))
                     self._accumulate_rewards()
                 else:
-                    self.rewards = dict.fromkeys(self.agents, 0.0)
+                    self.rewards = self._no_rewards.copy()
                 seat = code & 255
                 if seat == self.num_seats:
                     self.terminations = {name: True for name in self.agents}
@@ -291,7 +293,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         points = table.deal.points()
         if points == self._points:
             # Nobody scored (most steps): every reward is 0, nothing to accumulate.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards = self._no_rewards.copy()
         else:
             self._points = points
             scores = table.scores()
