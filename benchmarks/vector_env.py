@@ -11,6 +11,11 @@ default, which copies them for the caller each call.
 
     python benchmarks/vector_env.py
     python benchmarks/vector_env.py --sizes 1024 --threads 2
+    python benchmarks/vector_env.py --presets house ddv
+
+``--presets`` picks the Doppelkopf rules measured (``house``, the default, and
+``ddv``); a preset the compiled games do not play is measured on the Python
+backend only.
 
 Targets (issue 18): 1,000,000 decisions/s in Slobberhannes, 300,000 in
 Doppelkopf (house rules), on two cores.
@@ -39,7 +44,27 @@ from kartentisch.interop.vector import (
 Variant = tuple[str, str, int, Callable[[int, bool, int], VectorEnv]]
 
 
-def variants(backends: Sequence[str]) -> list[Variant]:
+def _compiled_plays(preset: str) -> bool:
+    """Whether the compiled Doppelkopf games play ``preset`` (else ``backend="c"`` refuses it)."""
+    if not compiled_available("doppelkopf"):
+        return False
+    try:
+        DoppelkopfVectorEnv(1, {"preset": preset}, backend="c")
+    except ValueError:
+        return False
+    return True
+
+
+def _doppelkopf(preset: str, backend: str) -> Callable[[int, bool, int], VectorEnv]:
+    options = {"preset": preset}
+    if backend == "c":
+        return lambda n, copy, threads: DoppelkopfVectorEnv(
+            n, options, backend="c", copy=copy, threads=threads
+        )
+    return lambda n, copy, threads: DoppelkopfVectorEnv(n, options, backend="python", copy=copy)
+
+
+def variants(backends: Sequence[str], presets: Sequence[str] = ("house",)) -> list[Variant]:
     out: list[Variant] = []
     if "c" in backends and compiled_available():
         out.append(
@@ -52,17 +77,10 @@ def variants(backends: Sequence[str]) -> list[Variant]:
                 ),
             )
         )
-    if "c" in backends and compiled_available("doppelkopf"):
-        out.append(
-            (
-                "doppelkopf (house)",
-                "c",
-                1,
-                lambda n, copy, threads: DoppelkopfVectorEnv(
-                    n, backend="c", copy=copy, threads=threads
-                ),
-            )
-        )
+    if "c" in backends:
+        for preset in presets:
+            if _compiled_plays(preset):
+                out.append((f"doppelkopf ({preset})", "c", 1, _doppelkopf(preset, "c")))
     if "python" in backends:
         out.append(
             (
@@ -72,14 +90,8 @@ def variants(backends: Sequence[str]) -> list[Variant]:
                 lambda n, copy, threads: SlobberhannesVectorEnv(n, backend="python", copy=copy),
             )
         )
-        out.append(
-            (
-                "doppelkopf (house)",
-                "python",
-                50,
-                lambda n, copy, threads: DoppelkopfVectorEnv(n, backend="python", copy=copy),
-            )
-        )
+        for preset in presets:
+            out.append((f"doppelkopf ({preset})", "python", 50, _doppelkopf(preset, "python")))
     return out
 
 
@@ -112,6 +124,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--copy", action="store_true", help="return copies (the default API)")
     parser.add_argument("--backends", nargs="+", default=["c", "python"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--presets",
+        nargs="+",
+        choices=("house", "ddv"),
+        default=["house"],
+        help="the Doppelkopf rules measured",
+    )
     args = parser.parse_args(argv)
 
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -128,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print("| game | backend | games a call | decisions/s best | median |")
     print("|---|---|---:|---:|---:|")
-    for game, backend, scale, factory in variants(args.backends):
+    for game, backend, scale, factory in variants(args.backends, args.presets):
         for size in args.sizes:
             envs = factory(size, args.copy, args.threads)
             rates = measure(envs, max(1, args.decisions // scale), args.rounds, args.seed)
