@@ -44,7 +44,9 @@ WATCH_VERSION = """(() => {
       super(...args);
       this.addEventListener("message", (event) => {
         const message = JSON.parse(event.data);
-        if (message.type === "state") window.tableVersion = message.version;
+        // (a whole state, or a state patch: the version of the state it makes)
+        const kind = message.type;
+        if (kind === "state" || kind === "patch") window.tableVersion = message.version;
       });
     }
   };

@@ -36,7 +36,9 @@ def with_refusals(text: str | bytes) -> str | bytes:
         return text
     message: dict[str, Any] = json.loads(text)
     live = message.get("live")
-    if message.get("type") == "state" and isinstance(live, dict):
+    if message.get("type") == "patch":  # (a state patch: its live part, merged)
+        live = (message.get("set") or {}).get("live")
+    if message.get("type") in ("state", "patch") and isinstance(live, dict) and "now" in live:
         now = live["now"]
         live["refused"] = [
             {"t": now + 1, "rule": "empty_pile", "late_ms": 250, "by": 1},

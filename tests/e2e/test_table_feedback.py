@@ -312,6 +312,9 @@ def test_a_card_played_by_the_turn_timer_is_said_at_the_seat(
                     first.append(data["version"])
                 elif data["version"] > first[0]:
                     data["last_action"] = {"seat": 0, "by": "timer"}
+            elif data.get("type") == "patch" and first and data["version"] > first[0]:
+                # (a state patch: the page's copy of the state gets it the same way)
+                data.setdefault("set", {})["last_action"] = {"seat": 0, "by": "timer"}
             ws.send(json.dumps(data))
 
         upstream.on_message(down)
