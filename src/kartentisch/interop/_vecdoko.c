@@ -1,5 +1,5 @@
 /*
- * Many Doppelkopf deals under the house rules stepped in one call: the compiled
+ * Many Doppelkopf deals under the house or the DDV preset stepped in one call: the compiled
  * half of kartentisch.interop.vector (DoppelkopfVectorEnv, backend "c").
  *
  * The reference is the same vector API over the scalar tables
@@ -9,21 +9,30 @@
  * Scharfe, the sheet's declarations and nine soli with ouvert, Hochzeit by
  * choice within 3 tricks or alone as a Trumpfsolo, stille Hochzeit, Armut with
  * its exchange, five kings thrown in, announcements with all ten cards, the
- * house score with Fuchs, Dulle, Doppelkopf, Karlchen and Rot geht rum) is
- * played here; every other option set stays with the engine.
+ * house score with Fuchs, Dulle, Doppelkopf, Karlchen and Rot geht rum) and the
+ * DDV preset (DoppelkopfOptions.from_dict({"preset": "ddv"}): 48 cards with the
+ * nines dealt 3-3-3-3, gesund or Vorbehalt then the reservation named, the seven
+ * DDV soli with the suit in the diamonds' place, each a Pflichtsolo led by its
+ * soloist, the Hochzeit's first trick within 3, the silent solo the diamonds
+ * solo, no Armut, no Scharfe, no throwing in, the TSR announcement deadlines
+ * with replies and the Hochzeit's shift, the DDV score: winning, stages,
+ * announcements, Augen against, Fuchs, Doppelkopf, Karlchen, gegen die Alten, a
+ * soloist three times) are played here, selected by the Batch's ``ddv``
+ * argument; every other option set stays with the engine.
  *
  * Each game keeps its own Mersenne Twister, state for state the generator of
  * the scalar PettingZoo environment (as _vecslob.c): dealer = randrange(4)
  * unless fixed, then the deal of DoppelkopfDeal.from_seed(getrandbits(64)): the
- * deck shuffled as random.shuffle does and dealt 3-4-3 from the dealer's left.
+ * deck shuffled as random.shuffle does and dealt 3-4-3 (DDV: 3-3-3-3) from the
+ * dealer's left.
  *
  * Cards are the 24 card ids of the encoding (suit * 6 + A K Q J 10 9), hands
  * counts by id; words the ids 24-72 of encoding.DOPPELKOPF_WORDS. The
  * observation of the seat to move is written in the float32 layout of
- * encoding.doppelkopf_layout(4, 10); the rewards are the sheet's points of a
- * deal on the step that ends it (a deal thrown in scores 0). A finished deal is
- * replaced by the next at once (same-step autoreset). The step releases the GIL
- * and may split the games over threads.
+ * encoding.doppelkopf_layout(4, 10) (DDV: (4, 12), 632 values); the rewards are
+ * the sheet's points of a deal on the step that ends it (a deal thrown in
+ * scores 0). A finished deal is replaced by the next at once (same-step
+ * autoreset). The step releases the GIL and may split the games over threads.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -114,29 +123,32 @@ static inline uint32_t mt_randbelow(MT *m, uint32_t n) {
 /* -- the cards, the words, the layout ------------------------------------------------ */
 
 #define NP 4
-#define HAND 10
-#define DECK 40
+#define HAND 12 /* the most cards a hand holds (DDV: 12; house: 10) */
+#define DECK 48 /* the most cards a deck holds (DDV: 48; house: 40) */
 #define NIDS 24
 #define NACT 73
 #define TRUMP 4
 
 enum { AC = 0, QC = 2, JC = 3, AH = 12, KH = 13, TH = 16, AD = 18 };
-enum { W_PASS = 24, W_REDEAL = 26, W_SCH_A = 27, W_SCH_K = 28, W_SCH_AK = 29, W_HZ = 31,
-       W_ARMUT = 34, W_ACCEPT = 35, W_REFUSE = 36, W_SOLO = 37, W_ANN = 57 };
+enum { W_PASS = 24, W_VORBEHALT = 25, W_REDEAL = 26, W_SCH_A = 27, W_SCH_K = 28, W_SCH_AK = 29,
+       W_HZ = 31,
+       W_HZ_DDV = 30, W_ARMUT = 34, W_ACCEPT = 35, W_REFUSE = 36, W_SOLO = 37, W_ANN = 57 };
 enum { P_DECLARE, P_ANSWER, P_GIVE, P_RETURN, P_PLAY, P_DONE, P_REDEAL };
 enum { RE = 0, KONTRA = 1 };
 /* Game types: their index in encoding.SEEN_GAME_TYPES (a solo of kind k is 4 + k). */
 enum { GT_NORMAL = 1, GT_HOCHZEIT = 2, GT_ARMUT = 3, GT_TRUMP = 4, GT_QUEENS, GT_JACKS, GT_CLUBS,
-       GT_SPADES, GT_HEARTS, GT_DIAMONDS, GT_NO_TRUMP, GT_NULL };
+       GT_SPADES, GT_HEARTS, GT_DIAMONDS, GT_NO_TRUMP, GT_NULL, GT_FLEISCHLOS };
 #define NSOLI 9
 
-/* encoding.doppelkopf_layout(4, 10) */
+/* encoding.doppelkopf_layout(4, hand): the blocks up to tricks_done do not depend on the hand
+ * size; tricks_done has hand + 1 entries, the selection (24) follows it. */
 enum { O_HAND = 0, O_TRICK = 24, O_PLAYED = 120, O_LEADER = 216, O_TO_MOVE = 220, O_DEALER = 224,
        O_PHASE = 228, O_ROUND = 235, O_SAID = 240, O_GAME_TYPE = 436, O_SOLOIST = 455,
        O_OPEN = 459, O_HZ = 483, O_HZ_PARTNER = 487, O_ARMUT = 491, O_ARMUT_PARTNER = 495,
        O_GIVEN = 499, O_RETURNED = 523, O_ARMUT_TRUMPS = 547, O_SCHARFE = 549, O_TRUMPS = 557,
-       O_PARTY = 581, O_REVEALED = 583, O_AUGEN = 591, O_DONE = 595, O_SELECTION = 606,
-       OBS_SIZE = 630 };
+       O_PARTY = 581, O_REVEALED = 583, O_AUGEN = 591, O_DONE = 595 };
+static inline int o_selection(int hand) { return O_DONE + hand + 1; }
+static inline int obs_size(int hand) { return O_DONE + hand + 1 + NIDS; }
 #define NWORDS 49
 
 /* Augen and the plain power (A 10 K Q J 9) by rank position (A K Q J 10 9). */
@@ -153,6 +165,7 @@ typedef struct {
 
 typedef struct {
     MT rng;
+    int8_t ddv, hand; /* the rules (kept across deals) */
     int points[NP];
     int16_t augen[NP], power[NIDS], nsets;
     int8_t dealer, phase, round, to_move, over;
@@ -162,7 +175,7 @@ typedef struct {
     int8_t sch_aces, sch_kings, claim_seat, claim_kind, claim_ouvert, hz_by, hz_rule, armut_by;
     int8_t gt, solo, ouvert, silent, soloist, armut_partner, armut_trumps, armut_ret_trumps;
     int8_t given[NIDS], returned[NIDS];
-    int8_t re_known, re_mask, hz_partner, hz_trick;
+    int8_t re_known, re_mask, hz_partner, hz_trick, vorbehalt;
     int8_t suit_of[NIDS];
     int8_t leader, count, ntricks;
     int8_t trick_cards[NP], trick_seats[NP];
@@ -178,23 +191,33 @@ typedef struct {
 
 typedef struct {
     int fixed_dealer;
+    int ddv;           /* 0: the house preset; 1: the DDV preset */
+    int hand, ndeck, nids, obs_size;
     int8_t deck[DECK]; /* options.deck() as card ids */
-    int8_t ids[20];    /* the deck's distinct ids */
+    int8_t ids[NIDS];  /* the deck's distinct ids */
 } Rules;
 
 /* The trick order of game type ``gt`` with the Scharfe declared (normal order only). */
 static void set_order(Game *g, int gt) {
     int8_t trumps[16];
     int nt = 0;
-    if (gt >= GT_NORMAL && gt <= GT_TRUMP) {
-        if (g->sch_aces >= 0) trumps[nt++] = AH;
+    int normal = (gt >= GT_NORMAL && gt <= GT_TRUMP) || (g->ddv && gt == GT_DIAMONDS);
+    if (normal || (g->ddv && gt >= GT_CLUBS && gt <= GT_HEARTS)) {
+        /* The normal order; a DDV suit solo puts its suit in the diamonds' place. */
+        if (normal && g->sch_aces >= 0) trumps[nt++] = AH;
         trumps[nt++] = TH;
-        if (g->sch_kings >= 0) trumps[nt++] = KH;
-        static const int8_t rest[] = {2, 8, 14, 20, 3, 9, 15, 21, 18, 22, 19};
-        for (int i = 0; i < 11; i++) trumps[nt++] = rest[i];
+        if (normal && g->sch_kings >= 0) trumps[nt++] = KH;
+        static const int8_t pictures[] = {2, 8, 14, 20, 3, 9, 15, 21};
+        for (int i = 0; i < 8; i++) trumps[nt++] = pictures[i];
+        int s = normal ? 3 : gt - GT_CLUBS;
+        static const int8_t low[] = {0, 4, 1, 5}; /* A 10 K (9) */
+        for (int i = 0; i < (g->ddv ? 4 : 3); i++) {
+            int8_t id = (int8_t)(s * 6 + low[i]);
+            if (id != TH) trumps[nt++] = id;
+        }
     } else if (gt == GT_QUEENS || gt == GT_JACKS) {
         for (int s = 0; s < 4; s++) trumps[nt++] = (int8_t)(s * 6 + (gt == GT_QUEENS ? 2 : 3));
-    } else if (gt >= GT_CLUBS && gt <= GT_DIAMONDS) {
+    } else if (!g->ddv && gt >= GT_CLUBS && gt <= GT_DIAMONDS) {
         int s = gt - GT_CLUBS;
         static const int8_t ranks[] = {0, 4, 1, 2, 3}; /* A 10 K Q J */
         for (int i = 0; i < 5; i++) trumps[nt++] = (int8_t)(s * 6 + ranks[i]);
@@ -295,7 +318,7 @@ static void start_play(Game *g) {
     } else if (g->hz_by >= 0) {
         g->gt = GT_HOCHZEIT;
     } else if (both >= 0) {
-        g->gt = GT_TRUMP;
+        g->gt = g->ddv ? GT_DIAMONDS : GT_TRUMP; /* DDV: the silent solo is the diamonds solo */
         g->solo = 1;
         g->silent = 1;
         g->soloist = (int8_t)both;
@@ -309,6 +332,9 @@ static void start_play(Game *g) {
     set_order(g, g->gt);
     g->phase = P_PLAY;
     g->leader = g->to_move = (int8_t)((g->dealer + 1) % NP);
+    /* DDV: every seat owes its Pflichtsolo in a single deal, so a declared solo is one,
+     * led by its soloist (TSR 4.2). */
+    if (g->ddv && g->claim_seat >= 0) g->leader = g->to_move = g->claim_seat;
     g->count = 0;
 }
 
@@ -369,7 +395,56 @@ static void declaration_legal(const Game *g, int s, uint8_t *legal) {
     if (g->kings[s] >= 5) legal[W_REDEAL] = 1;
 }
 
+/* DDV (TSR 4.1): "gesund" or Vorbehalt (round 3), then those with a Vorbehalt name it
+ * (round 4): a solo (every seat owes its Pflichtsolo: the first solo named stands) or a
+ * Hochzeit. A Vorbehalt is always possible (a solo is). */
+static void ddv_declaration_legal(const Game *g, int s, uint8_t *legal) {
+    if (g->round == 3) {
+        legal[W_PASS] = legal[W_VORBEHALT] = 1;
+        return;
+    }
+    if (g->claim_seat >= 0 || g->hz_by >= 0) legal[W_PASS] = 1;
+    if (g->claim_seat < 0) {
+        static const int kinds[] = {1, 2, 3, 4, 5, 6, 9}; /* DDV_SOLI */
+        for (int i = 0; i < 7; i++) legal[W_SOLO + 2 * kinds[i]] = 1;
+        if (g->hands[s][QC] == 2) legal[W_HZ_DDV] = 1;
+    }
+}
+
+static int ddv_declare(Game *g, int a) {
+    int s = g->asking[0];
+    g->said[s] |= 1ULL << (a - 24);
+    if (a == W_VORBEHALT) {
+        g->vorbehalt |= (int8_t)(1 << s);
+    } else if (a >= W_SOLO && a < W_SOLO + 2 * 10) {
+        g->claim_seat = (int8_t)s;
+        g->claim_kind = (int8_t)((a - W_SOLO) / 2);
+        g->claim_ouvert = 0;
+    } else if (a == W_HZ_DDV) {
+        g->hz_by = (int8_t)s;
+        g->hz_rule = 0; /* first_trick */
+    }
+    for (int i = 1; i < g->nask; i++) g->asking[i - 1] = g->asking[i];
+    g->nask--;
+    if (g->round == 4 && g->claim_seat >= 0) g->nask = 0; /* nobody outranks it */
+    while (!g->nask) {
+        g->round++;
+        if (g->round == 4) {
+            for (int i = 0; i < NP; i++) {
+                int seat = (g->dealer + 1 + i) % NP;
+                if ((g->vorbehalt >> seat) & 1) g->asking[(int)g->nask++] = (int8_t)seat;
+            }
+        } else {
+            start_play(g);
+            break;
+        }
+    }
+    if (g->phase == P_DECLARE) g->to_move = g->asking[0];
+    return 0;
+}
+
 static int declare(Game *g, int a) {
+    if (g->ddv) return ddv_declare(g, a);
     int s = g->asking[0];
     g->said[s] |= 1ULL << (a - 24);
     if (a == W_REDEAL) {
@@ -466,6 +541,36 @@ static void announcement_legal(const Game *g, int s, uint8_t *legal) {
         if (!(said & (1 << w))) legal[W_ANN + w] = 1;
 }
 
+/* DDV timing (TSR 6): a word needs size - 1 - its stage cards in hand, and so does every
+ * lower word of the party it implies; Re or Kontra alone answers the other party one card
+ * later than that party's highest word needed; a Hochzeit waits for its deciding trick and
+ * then the deadlines drop by that trick's number minus one. */
+static void ddv_announcement_legal(const Game *g, int s, uint8_t *legal) {
+    int p = party_of(g, s);
+    if (p < 0) return;
+    if (g->gt == GT_HOCHZEIT && g->hz_partner < 0) return;
+    int shift = g->gt == GT_HOCHZEIT && g->hz_trick > 0 ? g->hz_trick - 1 : 0;
+    int size = g->hand, cards = g->hand_len[s];
+    uint8_t said = g->party_said[p], theirs = g->party_said[1 - p];
+    int top = -1;
+    for (int x = 0; x < 6; x++)
+        if ((theirs & (1 << x)) && (x < 2 ? 0 : x - 1) > top) top = x < 2 ? 0 : x - 1;
+    int chain[5] = {p, 2, 3, 4, 5};
+    int first = -1; /* the stage of the party's lowest word not said yet */
+    for (int i = 0; i < 5; i++) {
+        int w = chain[i];
+        if (said & (1 << w)) continue;
+        int stage = i;
+        if (first < 0) first = stage;
+        int need = size - 1 - first - shift;
+        if (i == 0 && top >= 0) {
+            int reply = size - 1 - top - shift - 1;
+            if (reply < need) need = reply;
+        }
+        if (cards >= need) legal[W_ANN + w] = 1;
+    }
+}
+
 static void announce(Game *g, int a) {
     int s = g->to_move, w = a - W_ANN, p = party_of(g, s);
     int chain[5] = {p, 2, 3, 4, 5};
@@ -504,6 +609,78 @@ static void clarify_hochzeit(Game *g) {
     }
 }
 
+/* The DDV score (TSR 7, scoring_ddv.score_ddv): a party wins by its goal (the Augen its
+ * own highest stage announced needs, else the Augen that defeat the other party's), or
+ * nobody; the game value adds 1 for winning, 1 for each stage the loser is below, 2 for
+ * Re or Kontra announced, 1 for each stage announced, 1 for Augen reached against each
+ * announced stage, and the extra points (not in a solo); a soloist counts it three times. */
+static int ddv_wins(int p, const int *top, const int *aug, const int *won) {
+    static const int target[4] = {0, 151, 181, 211}, defence[4] = {0, 90, 60, 30};
+    int o = 1 - p;
+    int own = top[p] > 0 ? top[p] : 0, their = top[o] > 0 ? top[o] : 0;
+    if (own == 4) return won[o] == 0;
+    if (own > 0) return aug[p] >= target[own];
+    if (their == 4) return won[p] > 0;
+    if (their > 0) return aug[p] >= defence[their];
+    int said_own = top[p] >= 0, said_their = top[o] >= 0, need;
+    if (p == RE)
+        need = said_their && !said_own ? 120 : 121;
+    else
+        need = said_own && !said_their ? 121 : 120;
+    return aug[p] >= need;
+}
+
+static inline int stages_below(int augen, int tricks) {
+    return (augen < 90) + (augen < 60) + (augen < 30) + (tricks == 0);
+}
+
+static void ddv_finish(Game *g, int solo) {
+    static const int against[5] = {0, 120, 90, 60, 30};
+    int top[2] = {-1, -1};
+    for (int i = 0; i < g->nann; i++) {
+        const Ann *n = &g->ann[i];
+        int level = n->word < 2 ? 0 : n->word - 1;
+        if (level > top[(int)n->party]) top[(int)n->party] = level;
+    }
+    int party[NP], aug[2] = {0, 0}, won[2] = {0, 0}, tricks_augen[HAND];
+    for (int s = 0; s < NP; s++) party[s] = (g->re_mask >> s) & 1 ? RE : KONTRA;
+    for (int t = 0; t < g->hand; t++) {
+        int sum = 0;
+        for (int i = 0; i < NP; i++) sum += augen(g->t_cards[t][i]);
+        tricks_augen[t] = sum;
+        aug[party[(int)g->t_winner[t]]] += sum;
+        won[party[(int)g->t_winner[t]]]++;
+    }
+    int winner = ddv_wins(RE, top, aug, won) ? RE : ddv_wins(KONTRA, top, aug, won) ? KONTRA : -1;
+    int value[2] = {0, 0}; /* points won by each party */
+    if (winner >= 0) {
+        int loser = 1 - winner;
+        value[winner] += 1 + stages_below(aug[loser], won[loser]);
+        for (int p = 0; p < 2; p++)
+            for (int level = 0; level <= top[p]; level++) value[winner] += level ? 1 : 2;
+    } else {
+        for (int p = 0; p < 2; p++) value[p] += stages_below(aug[1 - p], won[1 - p]);
+    }
+    for (int p = 0; p < 2; p++)
+        for (int level = 1; level <= top[1 - p]; level++)
+            if (aug[p] >= against[level]) value[p]++;
+    if (!solo) {
+        for (int t = 0; t < g->hand; t++) {
+            int wp = party[(int)g->t_winner[t]];
+            for (int i = 0; i < NP; i++) /* Fuchs gefangen */
+                if (g->t_cards[t][i] == AD && party[(int)g->t_seats[t][i]] != wp) value[wp]++;
+            if (tricks_augen[t] >= 40) value[wp]++; /* Doppelkopf */
+            if (t == g->hand - 1) /* Karlchen */
+                for (int i = 0; i < NP; i++)
+                    if (g->t_seats[t][i] == g->t_winner[t] && g->t_cards[t][i] == JC) value[wp]++;
+        }
+        if (winner == KONTRA) value[KONTRA]++; /* gegen die Alten */
+    }
+    int re_value = value[RE] - value[KONTRA];
+    for (int s = 0; s < NP; s++)
+        g->points[s] = party[s] == RE ? (solo ? 3 * re_value : re_value) : -re_value;
+}
+
 static void finish(Game *g) {
     if (g->gt == GT_HOCHZEIT && g->hz_partner < 0 && !g->re_known) {
         g->re_known = 1;
@@ -513,6 +690,10 @@ static void finish(Game *g) {
     if (gt == GT_HOCHZEIT && g->hz_partner < 0) {
         gt = GT_TRUMP;
         solo = 1;
+    }
+    if (g->ddv) {
+        ddv_finish(g, solo);
+        return;
     }
     int top[2] = {-1, -1};
     for (int i = 0; i < g->nann; i++) {
@@ -525,7 +706,7 @@ static void finish(Game *g) {
     if (solo && top[RE] >= 0) doublings--;
     int party[NP], aug[2] = {0, 0}, won[2] = {0, 0}, tricks_augen[HAND];
     for (int s = 0; s < NP; s++) party[s] = (g->re_mask >> s) & 1 ? RE : KONTRA;
-    for (int t = 0; t < HAND; t++) {
+    for (int t = 0; t < g->hand; t++) {
         int sum = 0;
         for (int i = 0; i < NP; i++) sum += augen(g->t_cards[t][i]);
         tricks_augen[t] = sum;
@@ -566,7 +747,7 @@ static void finish(Game *g) {
     int stages = (aug[loser] < 90) + (aug[loser] < 60) + (aug[loser] < 30) + (won[loser] == 0);
     int extras[2] = {0, 0};
     int dulle = g->sch_aces < 0; /* Dulle gefangen: not with scharfe Herz-Asse */
-    for (int t = 0; t < HAND; t++) {
+    for (int t = 0; t < g->hand; t++) {
         int wp = party[(int)g->t_winner[t]], hearts = 1;
         for (int i = 0; i < NP; i++) {
             int c = g->t_cards[t][i], seat = g->t_seats[t][i];
@@ -579,7 +760,7 @@ static void finish(Game *g) {
         }
         if (tricks_augen[t] >= 40) extras[wp]++;
         if (hearts) extras[wp]++;
-        if (t == HAND - 1)
+        if (t == g->hand - 1)
             for (int i = 0; i < NP; i++)
                 if (g->t_seats[t][i] == g->t_winner[t] && g->t_cards[t][i] == JC) extras[wp]++;
     }
@@ -621,7 +802,7 @@ static int play_card(Game *g, int c) {
     g->count = 0;
     g->leader = g->to_move = (int8_t)w;
     if (g->gt == GT_HOCHZEIT && g->hz_trick < 0) clarify_hochzeit(g);
-    if (g->ntricks < HAND) return 0;
+    if (g->ntricks < g->hand) return 0;
     finish(g);
     g->phase = P_DONE;
     return 1;
@@ -661,7 +842,10 @@ static void compute_legal(Game *g) {
     int s = g->to_move;
     switch (g->phase) {
     case P_DECLARE:
-        declaration_legal(g, s, legal);
+        if (g->ddv)
+            ddv_declaration_legal(g, s, legal);
+        else
+            declaration_legal(g, s, legal);
         break;
     case P_ANSWER:
         legal[W_ACCEPT] = legal[W_REFUSE] = 1;
@@ -686,7 +870,10 @@ static void compute_legal(Game *g) {
         if (!any)
             for (int id = 0; id < NIDS; id++)
                 if (h[id]) legal[id] = 1;
-        if (g->hand_len[s] == HAND) announcement_legal(g, s, legal);
+        if (g->ddv)
+            ddv_announcement_legal(g, s, legal);
+        else if (g->hand_len[s] == g->hand)
+            announcement_legal(g, s, legal);
         break;
     }
     default:
@@ -699,8 +886,8 @@ static void deal_from(const Rules *r, Game *g, uint64_t seed, int dealer) {
     MT deal_rng;
     mt_seed64(&deal_rng, seed);
     int8_t deck[DECK];
-    memcpy(deck, r->deck, DECK);
-    for (int i = DECK - 1; i > 0; i--) {
+    memcpy(deck, r->deck, (size_t)r->ndeck);
+    for (int i = r->ndeck - 1; i > 0; i--) {
         int j = (int)mt_randbelow(&deal_rng, (uint32_t)(i + 1));
         int8_t t = deck[i];
         deck[i] = deck[j];
@@ -708,15 +895,18 @@ static void deal_from(const Rules *r, Game *g, uint64_t seed, int dealer) {
     }
     /* Everything but the generator from zero. */
     memset((char *)g + offsetof(Game, points), 0, offsetof(Game, sets) - offsetof(Game, points));
-    static const int packets[3] = {3, 4, 3};
+    static const int house_packets[3] = {3, 4, 3}, ddv_packets[4] = {3, 3, 3, 3};
+    const int *packets = r->ddv ? ddv_packets : house_packets;
     int pos = 0;
-    for (int p = 0; p < 3; p++)
+    g->ddv = (int8_t)r->ddv;
+    g->hand = (int8_t)r->hand;
+    for (int p = 0; p < (r->ddv ? 4 : 3); p++)
         for (int i = 0; i < NP; i++) {
             int seat = (dealer + 1 + i) % NP;
             for (int c = 0; c < packets[p]; c++) g->hands[seat][(int)deck[pos++]]++;
         }
     for (int s = 0; s < NP; s++) {
-        g->hand_len[s] = HAND;
+        g->hand_len[s] = (int8_t)r->hand;
         g->init_qc[s] = g->hands[s][QC];
         int k = 0;
         for (int su = 0; su < 4; su++) k += g->hands[s][su * 6 + 1];
@@ -725,7 +915,7 @@ static void deal_from(const Rules *r, Game *g, uint64_t seed, int dealer) {
     }
     g->dealer = (int8_t)dealer;
     g->phase = P_DECLARE;
-    g->round = 0;
+    g->round = r->ddv ? 3 : 0; /* DDV: gesund or Vorbehalt, then the reservations */
     g->nask = NP;
     g->to_move = g->asking[0];
     g->sch_aces = g->sch_kings = g->claim_seat = g->hz_by = g->armut_by = -1;
@@ -752,9 +942,10 @@ static inline int deal_over(const Game *g) { return g->phase == P_DONE || g->pha
 static void observe_as(const Rules *r, const Game *g, int me, float *obs, int8_t *mask) {
     int over = deal_over(g), moving = !over && me == g->to_move;
 #define REL(seat) (((seat) - me + NP) % NP)
-    memset(obs, 0, sizeof(float) * OBS_SIZE);
+    memset(obs, 0, sizeof(float) * (size_t)r->obs_size);
     int phase = g->phase, started = phase == P_PLAY || phase == P_DONE;
-    int silent_hidden = g->silent && me != g->soloist;
+    /* A silent solo is known to its soloist only, until the deal is over. */
+    int silent_hidden = g->silent && !over && me != g->soloist;
     for (int id = 0; id < NIDS; id++) obs[O_HAND + id] = g->hands[me][id];
     for (int i = 0; i < g->count; i++)
         obs[O_TRICK + NIDS * REL(g->trick_seats[i]) + g->trick_cards[i]] = 1.0f;
@@ -793,18 +984,20 @@ static void observe_as(const Rules *r, const Game *g, int me, float *obs, int8_t
             obs[O_RETURNED + id] = g->returned[id];
         }
     if (moving && (phase == P_GIVE || phase == P_RETURN))
-        for (int i = 0; i < g->nsel; i++) obs[O_SELECTION + g->sel[i]] += 1.0f;
+        for (int i = 0; i < g->nsel; i++) obs[o_selection(r->hand) + g->sel[i]] += 1.0f;
     if (g->sch_aces >= 0) obs[O_SCHARFE + 2 * REL(g->sch_aces)] = 1.0f;
     if (g->sch_kings >= 0) obs[O_SCHARFE + 2 * REL(g->sch_kings) + 1] = 1.0f;
-    for (int i = 0; i < 20; i++)
+    for (int i = 0; i < r->nids; i++)
         if (g->suit_of[(int)r->ids[i]] == TRUMP) obs[O_TRUMPS + r->ids[i]] = 1.0f;
     if (started) {
         int p = party_of(g, me);
         if (silent_hidden && p < 0) p = KONTRA;
         if (p >= 0) obs[O_PARTY + p] = 1.0f;
         int shown[NP] = {-1, -1, -1, -1};
+        /* Every party is known in a declared solo, an Armut, a Hochzeit decided, and
+         * once the deal has been played out. */
         int known_all = (g->solo && !g->silent) || g->gt == GT_ARMUT ||
-                        (g->gt == GT_HOCHZEIT && g->re_known);
+                        (g->gt == GT_HOCHZEIT && g->re_known) || phase == P_DONE;
         if (known_all) {
             for (int s = 0; s < NP; s++) {
                 int q = party_of(g, s);
@@ -853,33 +1046,39 @@ static void Batch_dealloc(Batch *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Batch(num, deck, dealer): ``deck`` the 40 card ids of options.deck() in order. */
+/* Batch(num, deck, dealer, ddv=0): ``deck`` the card ids of options.deck() in order (the
+ * house preset: 40 cards, no nines; ``ddv`` 1, the DDV preset: 48). */
 static int Batch_init(Batch *self, PyObject *args, PyObject *kwds) {
     (void)kwds;
     Py_ssize_t num;
-    int dealer;
+    int dealer, ddv = 0;
     Py_buffer deck;
-    if (!PyArg_ParseTuple(args, "ny*i", &num, &deck, &dealer)) return -1;
+    if (!PyArg_ParseTuple(args, "ny*i|p", &num, &deck, &dealer, &ddv)) return -1;
     Rules *r = &self->rules;
-    int ok = num > 0 && deck.len == DECK && dealer < NP;
+    int ok = num > 0 && deck.len == (ddv ? 48 : 40) && dealer < NP;
     int counts[NIDS] = {0};
     for (Py_ssize_t i = 0; ok && i < deck.len; i++) {
         int id = ((uint8_t *)deck.buf)[i];
-        ok = id < NIDS && id % 6 != 5 && ++counts[id] <= 2;
+        ok = id < NIDS && (ddv || id % 6 != 5) && ++counts[id] <= 2;
     }
     if (!ok) {
         PyBuffer_Release(&deck);
         PyErr_SetString(PyExc_ValueError, "inconsistent Doppelkopf deck");
         return -1;
     }
-    memcpy(r->deck, deck.buf, DECK);
+    r->ddv = ddv;
+    r->ndeck = (int)deck.len;
+    r->hand = r->ndeck / NP;
+    r->obs_size = obs_size(r->hand);
+    memcpy(r->deck, deck.buf, (size_t)r->ndeck);
     PyBuffer_Release(&deck);
     int k = 0;
-    for (int i = 0; i < DECK; i++) {
+    for (int i = 0; i < r->ndeck; i++) {
         int seen = 0;
         for (int j = 0; j < k; j++) seen |= r->ids[j] == r->deck[i];
         if (!seen) r->ids[k++] = r->deck[i];
     }
+    r->nids = k;
     r->fixed_dealer = dealer;
     PyMem_RawFree(self->games);
     self->games = PyMem_RawCalloc((size_t)num, sizeof(Game));
@@ -944,7 +1143,8 @@ static void *step_range(void *arg) {
         for (int s = 0; s < NP; s++) rew[s] = over ? (float)g->points[s] : 0.0f;
         if (over) deal_game(r, g);
         w->over[i] = (uint8_t)over;
-        observe(r, g, w->obs + (size_t)i * OBS_SIZE, w->mask + (size_t)i * NACT, w->to_move + i);
+        observe(r, g, w->obs + (size_t)i * (size_t)r->obs_size, w->mask + (size_t)i * NACT,
+                w->to_move + i);
     }
     return NULL;
 }
@@ -981,7 +1181,7 @@ static PyObject *Batch_step(Batch *self, PyObject *args) {
     Py_ssize_t num = self->num;
     PyObject *result = NULL;
     if (!need(&act, 8 * num, "actions") ||
-        !need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE * num, "observation") ||
+        !need(&obs, (Py_ssize_t)sizeof(float) * r->obs_size * num, "observation") ||
         !need(&mask, NACT * num, "action_mask") || !need(&tm, 8 * num, "to_move") ||
         !need(&rew, (Py_ssize_t)sizeof(float) * NP * num, "rewards") ||
         !need(&over, num, "terminations"))
@@ -1013,10 +1213,11 @@ static PyObject *Batch_observe(Batch *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "w*w*w*", &obs, &mask, &tm)) return NULL;
     Py_ssize_t num = self->num;
     PyObject *result = NULL;
-    if (need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE * num, "observation") &&
+    int size = self->rules.obs_size;
+    if (need(&obs, (Py_ssize_t)sizeof(float) * size * num, "observation") &&
         need(&mask, NACT * num, "action_mask") && need(&tm, 8 * num, "to_move")) {
         for (Py_ssize_t i = 0; i < num; i++)
-            observe(&self->rules, &self->games[i], (float *)obs.buf + (size_t)i * OBS_SIZE,
+            observe(&self->rules, &self->games[i], (float *)obs.buf + (size_t)i * (size_t)size,
                     (int8_t *)mask.buf + NACT * i, (int64_t *)tm.buf + i);
         result = Py_None;
         Py_INCREF(result);
@@ -1165,7 +1366,8 @@ static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     PyObject *result = NULL;
-    if (need(&obs, (Py_ssize_t)sizeof(float) * OBS_SIZE, "observation") && need(&mask, NACT, "action_mask")) {
+    if (need(&obs, (Py_ssize_t)sizeof(float) * self->rules.obs_size, "observation") &&
+        need(&mask, NACT, "action_mask")) {
         observe_as(&self->rules, &self->games[i], (int)seat, obs.buf, mask.buf);
         result = Py_None;
         Py_INCREF(result);
@@ -1176,9 +1378,8 @@ static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize
 }
 
 static PyObject *Batch_obs_size(Batch *self, void *closure) {
-    (void)self;
     (void)closure;
-    return PyLong_FromLong(OBS_SIZE);
+    return PyLong_FromLong(self->rules.obs_size);
 }
 
 static PyMethodDef Batch_methods[] = {

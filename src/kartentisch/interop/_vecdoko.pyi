@@ -1,10 +1,11 @@
 from typing import Any
 
 class Batch:
-    """Doppelkopf deals under the house rules stepped together (kartentisch.interop.vector)."""
+    """Doppelkopf deals under the house or the DDV preset stepped together
+    (kartentisch.interop.vector)."""
 
     obs_size: int
-    def __init__(self, num: int, deck: bytes, dealer: int, /) -> None: ...
+    def __init__(self, num: int, deck: bytes, dealer: int, ddv: bool = False, /) -> None: ...
     def reset(self, states: Any, /) -> None: ...
     def step(
         self,
