@@ -1,6 +1,6 @@
 """The PettingZoo AEC environments on the compiled games equal them on the engine.
 
-Slobberhannes (any options) and Doppelkopf (the house rules) play on one game of
+Slobberhannes (any options) and Doppelkopf (the house and the DDV preset) play on one game of
 the compiled vector backends (``backend="c"``, the default where built); the
 engine's tables stay the reference (``backend="python"``). Both are driven with
 the same random masked actions and compared after every step: every agent's
@@ -127,31 +127,36 @@ def test_slobberhannes_compiled_equals_the_engine_any_seed(
     play_both("slobberhannes", options, seed=seed, deals=2, dealer=dealer, table_at=table_at)
 
 
+DOPPELKOPF_PRESETS: list[dict[str, Any] | None] = [None, {"preset": "ddv"}]
+
+
 @needs_doko
-def test_doppelkopf_compiled_equals_the_engine() -> None:
-    assert play_both("doppelkopf", None, seed=5, deals=40) >= 40 * 4
+@pytest.mark.parametrize("options", DOPPELKOPF_PRESETS)
+def test_doppelkopf_compiled_equals_the_engine(options: dict[str, Any] | None) -> None:
+    assert play_both("doppelkopf", options, seed=5, deals=40) >= 40 * 4
 
 
 @needs_doko
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(min_value=-(2**70), max_value=2**70),
+    options=st.sampled_from(DOPPELKOPF_PRESETS),
     dealer=st.sampled_from([None, 1]),
     table_at=st.one_of(st.none(), st.integers(min_value=0, max_value=50)),
 )
 def test_doppelkopf_compiled_equals_the_engine_any_seed(
-    seed: int, dealer: int | None, table_at: int | None
+    seed: int, options: dict[str, Any] | None, dealer: int | None, table_at: int | None
 ) -> None:
-    play_both("doppelkopf", None, seed=seed, deals=3, dealer=dealer, table_at=table_at)
+    play_both("doppelkopf", options, seed=seed, deals=3, dealer=dealer, table_at=table_at)
 
 
 def test_backends_chosen() -> None:
     assert raw_env("slobberhannes", backend="python").backend == "python"
-    assert raw_env("doppelkopf", {"preset": "ddv"}).backend == "python"
+    assert raw_env("doppelkopf", {"preset": "ddv", "bock": True}).backend == "python"
     with pytest.raises(ValueError, match="backend"):
         raw_env("slobberhannes", backend="fast")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="options"):
-        raw_env("doppelkopf", {"preset": "ddv"}, backend="c")
+        raw_env("doppelkopf", {"preset": "ddv", "nines": False}, backend="c")
 
 
 @needs_slob
@@ -198,7 +203,7 @@ def test_table_is_built_only_when_asked_for() -> None:
 
 @needs_slob
 @needs_doko
-@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf", "doppelkopf-ddv"])
 def test_one_game_calls(game: str) -> None:
     """deal_one, play_one, observe_seat and last_rewards on the compiled games: illegal
     actions refused, masks for the seat to move only, a deal that ends stays ended."""
@@ -211,8 +216,10 @@ def test_one_game_calls(game: str) -> None:
         batch = slobberhannes_batch(2, options, None)
         players, actions = options.players, 32
     else:
-        batch = doppelkopf_batch(2, DoppelkopfOptions(), None)
+        preset = {"preset": "ddv"} if game == "doppelkopf-ddv" else None
+        batch = doppelkopf_batch(2, DoppelkopfOptions.from_dict(preset), None)
         players, actions = 4, 73
+        assert batch.obs_size == (632 if preset else 630)
     seat = batch.deal_one(1, 2**64 - 5, 0)
     assert seat == 1  # the dealer's left opens
     with pytest.raises(IndexError):

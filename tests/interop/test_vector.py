@@ -111,6 +111,7 @@ def test_a_fixed_dealer_as_the_scalar_environments(backend: str) -> None:
         ("python", {"preset": "ddv"}),
         ("python", {"players": 5}),
         pytest.param("c", None, marks=needs_c_doppelkopf),
+        pytest.param("c", {"preset": "ddv"}, marks=needs_c_doppelkopf),
     ],
 )
 def test_doppelkopf_plays_the_scalar_environments_deals(
@@ -334,7 +335,9 @@ def test_without_the_build_the_python_backend(monkeypatch: pytest.MonkeyPatch) -
 
 def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_benchmark("vector_env")
-    assert bench.main(["--sizes", "1", "4", "--decisions", "40", "--rounds", "1"]) == 0
+    argv = ["--sizes", "1", "4", "--decisions", "40", "--rounds", "1", "--presets", "house", "ddv"]
+    assert bench.main(argv) == 0
     text = capsys.readouterr().out
     assert "| slobberhannes |" in text
     assert "| doppelkopf (house) |" in text
+    assert "| doppelkopf (ddv) |" in text

@@ -6,8 +6,8 @@ observation, then ``encode_doppelkopf``): for every seat, at every step of rando
 deals, under several rule sets; the random play favours the rare words
 (Vorbehalt, solos, Hochzeit, Armut, announcements) so that they all come up.
 
-The compiled games (``interop/_vecdoko.c``, the house rules) give what the Python
-backend gives, step by step: the same observations, masks, seats to move,
+The compiled games (``interop/_vecdoko.c``, the house and the DDV preset) give what
+the Python backend gives, step by step: the same observations, masks, seats to move,
 rewards, terminations and scores for the same actions, over many seeds and
 dealers and under policies that bring up every kind of game; the scalar
 environment's deals per index are checked in ``test_vector.py``."""
@@ -163,28 +163,57 @@ def step_both(
     return ended
 
 
-PASS, HOCHZEIT, ARMUT, ACCEPT = 24, 31, 34, 35
-#: Policies: uniform; the declarations mostly passed (normal games, Armut, stille
-#: Hochzeit, announcements); Hochzeit and Armut whenever offered.
-POLICIES: list[dict[int, float]] = [
-    {},
-    {PASS: 30.0, ARMUT: 30.0, ACCEPT: 30.0, **{w: 0.05 for w in range(57, 63)}},
-    {PASS: 20.0, HOCHZEIT: 1e3, HOCHZEIT + 1: 1e3, HOCHZEIT + 2: 1e3, ARMUT: 1e3, ACCEPT: 1e3},
-]
+PASS, VORBEHALT, DDV_HOCHZEIT, HOCHZEIT, ARMUT, ACCEPT = 24, 25, 30, 31, 34, 35
+ANNOUNCE = range(57, 63)
+#: The DDV soli's ids (not ouvert): queens, jacks, clubs, spades, hearts, diamonds, fleischlos.
+DDV_SOLO_IDS = [37 + 2 * kind for kind in (1, 2, 3, 4, 5, 6, 9)]
+#: The compiled presets and their options.
+PRESETS: dict[str, dict[str, Any] | None] = {"house": None, "ddv": {"preset": "ddv"}}
+#: Policies by preset. House: uniform; the declarations mostly passed (normal games,
+#: Armut, stille Hochzeit, announcements); Hochzeit and Armut whenever offered. DDV:
+#: uniform; mostly gesund, few announcements (normal games, silent ♦ soli); Vorbehalt
+#: often and the Hochzeit whenever offered, soli rare, many announcements (Hochzeiten,
+#: their shifted deadlines, replies).
+POLICIES: dict[str, list[dict[int, float]]] = {
+    "house": [
+        {},
+        {PASS: 30.0, ARMUT: 30.0, ACCEPT: 30.0, **{w: 0.05 for w in ANNOUNCE}},
+        {PASS: 20.0, HOCHZEIT: 1e3, HOCHZEIT + 1: 1e3, HOCHZEIT + 2: 1e3, ARMUT: 1e3, ACCEPT: 1e3},
+    ],
+    "ddv": [
+        {},
+        {PASS: 30.0, **{w: 0.05 for w in ANNOUNCE}},
+        {
+            PASS: 3.0,
+            DDV_HOCHZEIT: 1e3,
+            **{w: 0.01 for w in DDV_SOLO_IDS},
+            **{w: 2.0 for w in ANNOUNCE},
+        },
+    ],
+}
+CASES = [(preset, policy) for preset in PRESETS for policy in range(len(POLICIES[preset]))]
 
 
 @needs_c
-@pytest.mark.parametrize("policy", range(len(POLICIES)))
-def test_compiled_games_equal_the_reference(policy: int) -> None:
-    compiled = DoppelkopfVectorEnv(64, backend="c")
-    reference = DoppelkopfVectorEnv(64, backend="python")
+@pytest.mark.parametrize(("preset", "policy"), CASES)
+def test_compiled_games_equal_the_reference(preset: str, policy: int) -> None:
+    options = PRESETS[preset]
+    compiled = DoppelkopfVectorEnv(64, options, backend="c")
+    reference = DoppelkopfVectorEnv(64, options, backend="python")
+    assert compiled.observation_size == reference.observation_size
     compiled.seed = 100 + policy
-    ended = step_both(compiled, reference, 150, np.random.default_rng(policy), POLICIES[policy])
+    rng = np.random.default_rng(policy)
+    ended = step_both(compiled, reference, 150, rng, POLICIES[preset][policy])
     assert sum(ended.values()) >= 100
-    if policy:  # the rare games came up
+    if preset == "house" and policy:  # the rare games came up
         assert {"normal", "armut", "trump"} <= set(ended)
-    if policy == 2:
+    if preset == "house" and policy == 2:
         assert ended.get("hochzeit", 0) >= 10
+    if preset == "ddv" and policy:
+        assert {"normal", "diamonds"} <= set(ended)
+    if preset == "ddv" and policy == 2:
+        assert ended.get("hochzeit", 0) >= 5
+        assert {"queens", "jacks", "fleischlos"} <= set(ended)
 
 
 @needs_c
@@ -193,21 +222,25 @@ def test_compiled_games_equal_the_reference(policy: int) -> None:
     seed=st.integers(min_value=-(2**70), max_value=2**70),
     dealer=st.sampled_from([None, 0, 3]),
     sampler=st.integers(min_value=0, max_value=2**32),
-    policy=st.sampled_from(range(len(POLICIES))),
+    case=st.sampled_from(CASES),
 )
 def test_compiled_games_on_any_seed(
-    seed: int, dealer: int | None, sampler: int, policy: int
+    seed: int, dealer: int | None, sampler: int, case: tuple[str, int]
 ) -> None:
-    compiled = DoppelkopfVectorEnv(4, dealer=dealer, backend="c")
-    reference = DoppelkopfVectorEnv(4, dealer=dealer, backend="python")
+    preset, policy = case
+    options = PRESETS[preset]
+    compiled = DoppelkopfVectorEnv(4, options, dealer=dealer, backend="c")
+    reference = DoppelkopfVectorEnv(4, options, dealer=dealer, backend="python")
     compiled.seed = seed
-    step_both(compiled, reference, 60, np.random.default_rng(sampler), POLICIES[policy])
+    rng = np.random.default_rng(sampler)
+    step_both(compiled, reference, 60, rng, POLICIES[preset][policy])
 
 
 @needs_c
-def test_compiled_games_sample_legal_actions_and_threads_change_nothing() -> None:
-    one = DoppelkopfVectorEnv(200, backend="c", threads=1)
-    two = DoppelkopfVectorEnv(200, backend="c", threads=2)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_compiled_games_sample_legal_actions_and_threads_change_nothing(preset: str) -> None:
+    one = DoppelkopfVectorEnv(200, PRESETS[preset], backend="c", threads=1)
+    two = DoppelkopfVectorEnv(200, PRESETS[preset], backend="c", threads=2)
     obs, _ = one.reset(seed=9)
     two.reset(seed=9)
     for _ in range(120):
@@ -223,12 +256,15 @@ def test_compiled_games_sample_legal_actions_and_threads_change_nothing() -> Non
 
 
 @needs_c
-def test_compiled_games_play_the_house_rules_only() -> None:
+def test_compiled_games_play_the_two_presets_only() -> None:
     assert DoppelkopfVectorEnv(1).backend == "c"
     assert DoppelkopfVectorEnv(1, {"preset": "house"}).backend == "c"
-    assert DoppelkopfVectorEnv(1, {"preset": "ddv"}).backend == "python"
+    assert DoppelkopfVectorEnv(1, {"preset": "ddv"}).backend == "c"
+    assert DoppelkopfVectorEnv(1, {"preset": "ddv"}).observation_size == 632
+    assert DoppelkopfVectorEnv(1, {"preset": "ddv", "nines": False}).backend == "python"
+    assert DoppelkopfVectorEnv(1, {"preset": "ddv", "bock": True}).backend == "python"
     assert DoppelkopfVectorEnv(1, {"bock": False}).backend == "python"
-    with pytest.raises(ValueError, match="house rules only"):
+    with pytest.raises(ValueError, match="presets only"):
         DoppelkopfVectorEnv(1, {"players": 5}, backend="c")
     envs = DoppelkopfVectorEnv(2, backend="c")
     with pytest.raises(RuntimeError, match="no tables"):

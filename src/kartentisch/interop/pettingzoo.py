@@ -28,7 +28,8 @@ end the episode instead, as PettingZoo's classic games do. ``state()`` is the
 whole deal as one vector; :func:`parallel_env` is the ParallelEnv form.
 
 Where the compiled games of :mod:`kartentisch.interop.vector` play the options
-(Slobberhannes, any options; Doppelkopf, the house rules), a deal plays on one
+(Slobberhannes, any options; Doppelkopf, the house and the DDV preset as they
+are), a deal plays on one
 compiled game (``backend="c"``, the default ``"auto"`` where built); otherwise,
 with ``backend="python"`` or with ``KARTENTISCH_PURE_PYTHON`` set, on the
 engine's :class:`~kartentisch.interop.encoding.Table`. Both give the same
@@ -78,6 +79,7 @@ from kartentisch.interop.incremental import (
 )
 from kartentisch.interop.vector import (
     compiled_available,
+    compiled_preset,
     doppelkopf_batch,
     slobberhannes_batch,
 )
@@ -427,7 +429,7 @@ class DoppelkopfEnv(TrickGameEnv):
             dealer=dealer,
             render_mode=render_mode,
         )
-        if _use_compiled(backend, "doppelkopf", options == DoppelkopfOptions()):
+        if _use_compiled(backend, "doppelkopf", compiled_preset(options) is not None):
             self._batch = doppelkopf_batch(1, options, dealer)
 
     def _new_table(self, seed: int, dealer: int) -> Table:

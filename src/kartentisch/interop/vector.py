@@ -46,8 +46,9 @@ environment (:mod:`kartentisch.interop.pettingzoo`) plays them.
 Both games step all their games in compiled code (``backend="c"``, the default
 where the extension is built; ``threads`` splits the games over threads, the GIL
 released) or through the scalar tables (``backend="python"``, the reference the
-tests compare them with). Doppelkopf is compiled for the house rules only
-(``DoppelkopfOptions()`` as it is, ``interop/_vecdoko.c``); other options play
+tests compare them with). Doppelkopf is compiled for the two presets as they
+are (``DoppelkopfOptions()``, the house rules, and
+``DoppelkopfOptions.from_dict({"preset": "ddv"})``, ``interop/_vecdoko.c``); other options play
 through :class:`~kartentisch.interop.encoding.DoppelkopfTable`, whose vectors
 are read from the deal's state (:func:`~kartentisch.interop.incremental.doppelkopf_deal_vector`).
 The compiled games draw ``sample_actions()`` in C (their own generator, seeded by
@@ -102,6 +103,7 @@ __all__ = [
     "SlobberhannesVectorEnv",
     "VectorEnv",
     "compiled_available",
+    "compiled_preset",
     "doppelkopf_batch",
     "slobberhannes_batch",
 ]
@@ -120,7 +122,8 @@ AUTORESET_MODE: Final = "same_step"
 
 def compiled_available(game: str = "slobberhannes") -> bool:
     """Whether the compiled games of ``game`` (``slobberhannes`` or ``doppelkopf``,
-    the house rules) are built and allowed (``KARTENTISCH_PURE_PYTHON`` refuses them)."""
+    the house and the DDV preset) are built and allowed (``KARTENTISCH_PURE_PYTHON``
+    refuses them)."""
     module = _vecdoko if game == "doppelkopf" else _vecslob
     return module is not None and not os.environ.get("KARTENTISCH_PURE_PYTHON")
 
@@ -143,15 +146,30 @@ def slobberhannes_batch(num: int, options: SlobberhannesOptions, dealer: int | N
     )
 
 
+#: The DDV preset as it is (the compiled games play it, besides ``DoppelkopfOptions()``).
+_DDV: Final = DoppelkopfOptions.from_dict({"preset": "ddv"})
+
+
+def compiled_preset(options: DoppelkopfOptions) -> str | None:
+    """The preset the compiled Doppelkopf games play for ``options`` (``house`` or
+    ``ddv``: the preset as it is, nothing overridden), or None."""
+    if options == DoppelkopfOptions():
+        return "house"
+    if options == _DDV:
+        return "ddv"
+    return None
+
+
 def doppelkopf_batch(num: int, options: DoppelkopfOptions, dealer: int | None) -> Any:
-    """``num`` compiled Doppelkopf games (``_vecdoko.Batch``; the house rules only:
-    ``options`` must be ``DoppelkopfOptions()``), or None where the extension is not built."""
+    """``num`` compiled Doppelkopf games (``_vecdoko.Batch``; the house or the DDV preset
+    as it is, see :func:`compiled_preset`), or None where the extension is not built."""
     if _vecdoko is None:
         return None
-    if options != DoppelkopfOptions():
-        raise ValueError("the compiled Doppelkopf games play the house rules only")
+    preset = compiled_preset(options)
+    if preset is None:
+        raise ValueError("the compiled Doppelkopf games play the house and DDV presets only")
     deck = bytes(DOPPELKOPF_CARDS.index(c) for c in options.deck())
-    return _vecdoko.Batch(num, deck, -1 if dealer is None else dealer)
+    return _vecdoko.Batch(num, deck, -1 if dealer is None else dealer, preset == "ddv")
 
 
 def _generator_states(seeds: Sequence[int]) -> npt.NDArray[np.uint32]:
@@ -563,10 +581,10 @@ class DoppelkopfVectorEnv(_CompiledOrTables):
     """``num_envs`` games of Doppelkopf, house rules by default (``options`` as the
     scalar environment's).
 
-    ``backend``: ``c`` (compiled, the house rules only: ``options`` as
-    ``DoppelkopfOptions()``; ``threads`` > 1 splits the games over that many
-    threads), ``python`` (the scalar tables, any options) or ``auto`` (``c``
-    where built and the options are the house rules).
+    ``backend``: ``c`` (compiled, the house or the DDV preset as it is:
+    ``options`` as ``DoppelkopfOptions()`` or ``{"preset": "ddv"}``; ``threads`` > 1
+    splits the games over that many threads), ``python`` (the scalar tables, any
+    options) or ``auto`` (``c`` where built and the options are one of those two).
     """
 
     game: ClassVar[str] = "doppelkopf"
@@ -585,13 +603,15 @@ class DoppelkopfVectorEnv(_CompiledOrTables):
             options = DoppelkopfOptions.from_dict(options)
         self.options = options
         _check_backend(backend, _vecdoko)
-        house = options == DoppelkopfOptions()
-        if backend == "c" and not house:
+        supported = compiled_preset(options) is not None
+        if backend == "c" and not supported:
             raise ValueError(
-                "the compiled Doppelkopf games play the house rules only "
-                "(DoppelkopfOptions() as it is): use backend='python' for other options"
+                "the compiled Doppelkopf games play the house and DDV presets only "
+                "(as they are): use backend='python' for other options"
             )
-        use_c = backend == "c" or (backend == "auto" and house and compiled_available("doppelkopf"))
+        use_c = backend == "c" or (
+            backend == "auto" and supported and compiled_available("doppelkopf")
+        )
         layout = doppelkopf_layout(options.players, options.hand_size)
         super().__init__(
             num_envs,
