@@ -162,11 +162,6 @@ class Encoded(dict[str, Any]):
     def text(self, text: str) -> None:
         self._text, self._make = text, None
 
-    @property
-    def has_text(self) -> bool:
-        """Whether the text is made already (or can be made from the parts, unsealed)."""
-        return self._text is not None
-
     def sealed(self) -> Encoded:
         """This message, its text no longer to be made from its parts (they may change)."""
         self._make = None
