@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Final, cast
 from kartentisch.cards import Card
 from kartentisch.dealing import deal_packets, shuffled
 from kartentisch.engine import RECORD_FORMAT, Event
-from kartentisch.errors import DealError, IllegalActionError, NotationError
+from kartentisch.errors import DealError, IllegalActionError, KartentischError, NotationError
 from kartentisch.games.doppelkopf.actions import (
     ANNOUNCEMENTS,
     Action,
@@ -394,7 +394,19 @@ class DoppelkopfDeal(DealState):
         return party_augen(self)
 
     def facts(self) -> GameFacts:
-        """The facts of the finished game, as :func:`score_game` reads them."""
+        """The facts of the finished game, as :func:`score_game` reads them.
+
+        Raises :class:`~kartentisch.errors.KartentischError` where no game is
+        played: the deal was thrown in, or its cards are not being played yet.
+        """
+        if self.trick_play is None or self.re_party is None:
+            if self.phase == "redeal":
+                raise KartentischError(
+                    f"this deal was thrown in ({self.redeal_reason}): no game was played"
+                )
+            if self.phase == "play":
+                raise KartentischError("the parties are not known yet: the game is not over")
+            raise KartentischError(f"no game is being played yet (the deal is in {self.phase})")
         return game_facts(self)
 
     # -- notation -----------------------------------------------------------
