@@ -55,8 +55,8 @@ def c_kernels() -> list[Extension]:
         )
         for name in ("_maxn", "_dokosolve")
     ] + [
-        # The vector environment's Slobberhannes games and Doppelkopf games under the
-        # house rules (kartentisch.interop.vector).
+        # The compiled games of the vector and PettingZoo environments: Slobberhannes,
+        # and Doppelkopf under the house and the DDV preset (kartentisch.interop.vector).
         Extension(
             f"kartentisch.interop.{name}",
             sources=[f"src/kartentisch/interop/{name}.c"],

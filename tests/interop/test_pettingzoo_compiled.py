@@ -12,7 +12,6 @@ environment builds when asked for equals the engine's.
 from __future__ import annotations
 
 import random
-from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -25,13 +24,14 @@ from hypothesis import strategies as st
 
 from kartentisch.errors import IllegalActionError
 from kartentisch.interop.pettingzoo import env, raw_env
+from kartentisch.interop.vector import compiled_available
 
 needs_slob = pytest.mark.skipif(
-    find_spec("kartentisch.interop._vecslob") is None,
+    not compiled_available(),
     reason="the compiled Slobberhannes games are not built",
 )
 needs_doko = pytest.mark.skipif(
-    find_spec("kartentisch.interop._vecdoko") is None,
+    not compiled_available("doppelkopf"),
     reason="the compiled Doppelkopf games are not built",
 )
 

@@ -4,7 +4,6 @@ Slobberhannes games equal to the Python reference."""
 
 from __future__ import annotations
 
-from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -25,11 +24,11 @@ from kartentisch.interop.vector import (
 )
 
 needs_c = pytest.mark.skipif(
-    find_spec("kartentisch.interop._vecslob") is None,
+    not compiled_available(),
     reason="the compiled vector environment is not built",
 )
 needs_c_doppelkopf = pytest.mark.skipif(
-    find_spec("kartentisch.interop._vecdoko") is None,
+    not compiled_available("doppelkopf"),
     reason="the compiled Doppelkopf games are not built",
 )
 BACKENDS = ["python", pytest.param("c", marks=needs_c)]
@@ -316,6 +315,11 @@ def test_pure_python_refuses_the_compiled_games(monkeypatch: pytest.MonkeyPatch)
     assert not compiled_available("doppelkopf")
     assert SlobberhannesVectorEnv(1).backend == "python"
     assert DoppelkopfVectorEnv(1).backend == "python"
+    # Asked for by name, the compiled games refuse, as the PettingZoo environments do.
+    with pytest.raises(RuntimeError, match="KARTENTISCH_PURE_PYTHON is set"):
+        SlobberhannesVectorEnv(1, backend="c")
+    with pytest.raises(RuntimeError, match="KARTENTISCH_PURE_PYTHON is set"):
+        DoppelkopfVectorEnv(1, backend="c")
 
 
 def test_without_the_build_the_python_backend(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,6 @@ environment's deals per index are checked in ``test_vector.py``."""
 from __future__ import annotations
 
 import random
-from importlib.util import find_spec
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from hypothesis import strategies as st
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.interop.encoding import DoppelkopfTable, encode_doppelkopf
 from kartentisch.interop.incremental import doppelkopf_deal_vector
-from kartentisch.interop.vector import DoppelkopfVectorEnv
+from kartentisch.interop.vector import DoppelkopfVectorEnv, compiled_available
 
 OPTIONS: list[dict[str, Any] | None] = [
     None,
@@ -126,7 +125,7 @@ def test_deal_vectors_on_any_seed(seed: int, dealer: int, rare: float) -> None:
 # -- the compiled games (interop/_vecdoko.c) against the tables -----------------------------
 
 needs_c = pytest.mark.skipif(
-    find_spec("kartentisch.interop._vecdoko") is None,
+    not compiled_available("doppelkopf"),
     reason="the compiled Doppelkopf games are not built",
 )
 

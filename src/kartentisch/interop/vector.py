@@ -513,6 +513,10 @@ def _check_backend(backend: str, module: Any) -> None:
         raise ValueError(f"backend must be auto, c or python, not {backend!r}")
     if backend == "c" and module is None:
         raise RuntimeError("the compiled vector environment is not built")
+    if backend == "c" and os.environ.get("KARTENTISCH_PURE_PYTHON"):
+        raise RuntimeError(
+            "the compiled vector environment is not allowed: KARTENTISCH_PURE_PYTHON is set"
+        )
 
 
 class SlobberhannesVectorEnv(_CompiledOrTables):
