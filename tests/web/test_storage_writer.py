@@ -454,3 +454,59 @@ def receive_state(ws: Any) -> dict[str, Any]:
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_connection_the_driver_failed_on_is_dropped_not_reset(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver fails on the writer's connection (as when the database ends it while
+    PostgreSQL's pipeline is busy): the connection is dropped (invalidated), not handed
+    back to the pool, whose reset would roll back on it and, with psycopg stuck in
+    pipeline mode, log a traceback. The write is tried again on a new connection and
+    stored."""
+    from sqlalchemy import event
+
+    def check(store: TableStore) -> None:
+        (table_id,) = make_tables(store, 1)
+        store.append_action(table_id, 1, 0, "QC")  # opens the writer's connection
+        hot = store._hot
+        assert hot is not None
+        real_run = hot.run
+        failed_on: list[Any] = []
+
+        def failing_run(connection: Any, sql: str, rows: list[tuple[Any, ...]]) -> None:
+            if failed_on:
+                real_run(connection, sql, rows)
+                return
+            failed_on.append(connection.connection.dbapi_connection)
+            error = OSError("the driver failed (simulated)")
+            raise OperationalError(sql, rows, error) from error
+
+        resets: list[Any] = []
+        invalidated: list[Any] = []
+        event.listen(store.engine, "reset", lambda dbapi, *_: resets.append(dbapi))
+        event.listen(store.engine, "invalidate", lambda dbapi, *_: invalidated.append(dbapi))
+        monkeypatch.setattr(type(hot), "run", staticmethod(failing_run))
+        store.append_action(table_id, 2, 1, "KC")
+        loaded = store.load(table_id)
+        assert loaded is not None and loaded.actions == [(0, "QC"), (1, "KC")]
+        assert len(failed_on) == 1 and store.writer.retries >= 1
+        assert invalidated == failed_on
+        assert not any(dbapi is failed_on[0] for dbapi in resets)
+
+    if kind == "sqlite":
+        store = TableStore(sqlite_url(tmp_path))
+        store.migrate()
+        try:
+            check(store)
+        finally:
+            store.close()
+        return
+    with postgres_schema() as url:
+        store = TableStore(url)
+        store.migrate()
+        try:
+            check(store)
+        finally:
+            store.close()

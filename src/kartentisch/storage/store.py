@@ -508,12 +508,24 @@ class TableStore:
                         result = connection.execute(_EXPIRE_TABLE, {"key": table_id, "now": now})
                         if result.rowcount == 0:
                             raise TableNotWaiting(table_id)
-            except BaseException:
+            except BaseException as exc:
                 # The connection may be broken: the next transaction opens a new one.
                 self._writing = None
                 with contextlib.suppress(Exception):
+                    if self._drop_after(exc):
+                        # Not back to the pool, whose reset would roll back on it (and log
+                        # a traceback where the driver is stuck, as psycopg's pipeline).
+                        connection.invalidate(exc if isinstance(exc, Exception) else None)
                     connection.close()
                 raise
+
+    def _drop_after(self, error: BaseException) -> bool:
+        """Whether the writer's connection is to be dropped after ``error``: the driver
+        failed on it (anything but a refused row), unless it is the one connection of an
+        in-memory database, which would be lost with it."""
+        if isinstance(self.engine.pool, StaticPool):
+            return False
+        return isinstance(error, DBAPIError) and not isinstance(error, IntegrityError)
 
     @staticmethod
     def _execute(
