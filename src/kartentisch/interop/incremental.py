@@ -34,6 +34,7 @@ from kartentisch.games.doppelkopf import (
     DoppelkopfOptions,
     parse_action,
 )
+from kartentisch.games.doppelkopf.observation import revealed_parties
 from kartentisch.games.doppelkopf.trumps import AUGEN
 from kartentisch.games.slobberhannes import SlobberhannesDeal
 from kartentisch.interop.encoding import (
@@ -337,40 +338,6 @@ _WORD_SAID: Final = {
 }
 
 
-_QUEEN_OF_CLUBS: Final = Card("QC")
-
-
-def _revealed(deal: DoppelkopfDeal) -> dict[int, str]:
-    """The parties the table has seen, as the engine's observation gives them
-    (``observation._revealed``, whose name is private to its module)."""
-    if deal.outcome == "played":
-        return {s: deal.party_of(s) or "kontra" for s in deal.playing}
-    if deal.phase not in ("play", "done"):
-        return {}
-    known_all = (
-        (deal.solo and not deal.silent)
-        or deal.game_type == "armut"
-        or (deal.game_type == "hochzeit" and deal.re_party is not None)
-    )
-    if known_all:
-        return {s: deal.party_of(s) or "kontra" for s in deal.playing}
-    out: dict[int, str] = {}
-    if deal.game_type == "hochzeit" and deal.hochzeit_by is not None:
-        out[deal.hochzeit_by] = "re"
-    for a in deal.announcements:
-        if a.word in ("re", "kontra"):
-            out[a.seat] = a.word
-        else:
-            out.setdefault(a.seat, a.party)
-    play = deal.trick_play
-    if play is not None:
-        for trick in (*play.tricks, play.trick):
-            for s, c in zip(trick.seats, trick.cards, strict=True):
-                if c == _QUEEN_OF_CLUBS:
-                    out[s] = "re"
-    return out
-
-
 @cache
 def _deck_ids(options: DoppelkopfOptions) -> tuple[tuple[Card, int], ...]:
     """The distinct cards of the options' deck with their ids, in deck order."""
@@ -483,7 +450,7 @@ def doppelkopf_deal_vector(
     if party is not None:
         out[at["party"] + (0 if party == "re" else 1)] = 1.0
     revealed = at["revealed"]
-    for s, side in _revealed(deal).items():
+    for s, side in revealed_parties(deal).items():
         out[revealed + ((s - me) % n) * 2 + (0 if side == "re" else 1)] = 1.0
     out[at["tricks_done"] + tricks_done] = 1.0
     return np.frombuffer(out, dtype=np.float32)

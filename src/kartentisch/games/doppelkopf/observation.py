@@ -21,7 +21,7 @@ from kartentisch.tricks import PlayedTrick
 if TYPE_CHECKING:
     from kartentisch.games.doppelkopf.scoring import Announcement, GameScore
 
-__all__ = ["DoppelkopfObservation", "observe"]
+__all__ = ["DoppelkopfObservation", "observe", "revealed_parties"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
     party = deal.party_of(seat) if started else None
     if silent_hidden and party is None:
         party = "kontra"
-    revealed = _revealed(deal, seat, silent_hidden)
+    revealed = revealed_parties(deal)
     trumps = tuple(c for c in dict.fromkeys(deal.options.deck()) if order.suit_of[c] == 4)
     held = play.hands if play is not None else deal.hands  # (counted, not sorted)
     return DoppelkopfObservation(
@@ -178,7 +178,7 @@ def observe(deal: DealState, seat: int) -> DoppelkopfObservation:
     )
 
 
-def _revealed(deal: DealState, seat: int, silent_hidden: bool) -> dict[int, str]:
+def revealed_parties(deal: DealState) -> dict[int, str]:
     """The parties the table has seen (claimed ones: a wrong announcement misleads)."""
     out: dict[int, str] = {}
     if deal.outcome == "played":
