@@ -3,47 +3,25 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.sync.client import connect
 
 from kartentisch.web.app import create_app
 from kartentisch.web.tables import ServerSettings
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from .servers import in_thread
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     app = create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0, grace=None))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
+    with in_thread(app, lifespan="on") as address:
+        yield address
 
 
 def receive(ws: Any) -> dict[str, Any]:

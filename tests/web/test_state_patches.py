@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.web.test_real_socket import free_port
 from websockets.sync.client import connect
 
 from kartentisch.web.app import create_app
@@ -23,6 +19,8 @@ from kartentisch.web.protocol import Act, Ready
 from kartentisch.web.statepatch import apply, apply_patch, diff, patch_message, same
 from kartentisch.web.tables import ServerSettings
 from kartentisch.web.wire import Encoded, dumps, message_text
+
+from .servers import in_thread
 
 _KEYS = st.sampled_from(["a", "b", "c", "version", "view", "x", "ä"])
 _SCALARS = (
@@ -119,21 +117,8 @@ def test_the_patch_from_one_state_to_the_next_is_made_once() -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     app = create_app(data_dir=tmp_path, settings=ServerSettings(bot_delay=0, grace=None))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
+    with in_thread(app, lifespan="on") as address:
+        yield address
 
 
 def receive(ws: Any) -> dict[str, Any]:
