@@ -60,6 +60,7 @@ def c_kernels() -> list[Extension]:
         Extension(
             f"kartentisch.interop.{name}",
             sources=[f"src/kartentisch/interop/{name}.c"],
+            depends=["src/kartentisch/interop/_mt.h"],  # the shared Mersenne Twister
             extra_compile_args=["-O3"],
             optional=True,
         )
