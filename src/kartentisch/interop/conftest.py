@@ -8,6 +8,9 @@ collect_ignore = [
     module
     for module, library in (
         ("encoding.py", "numpy"),
+        ("encoding_common.py", "numpy"),
+        ("encoding_doppelkopf.py", "numpy"),
+        ("encoding_slobberhannes.py", "numpy"),
         ("pettingzoo.py", "pettingzoo"),
         ("openspiel.py", "pyspiel"),
         ("vector.py", "numpy"),
