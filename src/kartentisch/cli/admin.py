@@ -66,7 +66,7 @@ class TableCheck:
 
 def check_tables(store: TableStore) -> list[TableCheck]:
     """Read and replay every stored table, oldest first, as the server would."""
-    from kartentisch.web.tables import rebuild
+    from kartentisch.web.manager import rebuild
 
     checks: list[TableCheck] = []
     for table_id, game, status in store.table_ids():

@@ -121,7 +121,7 @@ def serve_config(args: argparse.Namespace, *, limits: Limits | None = None) -> u
     from kartentisch.web.app import create_app
     from kartentisch.web.guard import ConnectionGuard, connection_budget, raise_fd_limit
     from kartentisch.web.protocol import Limits
-    from kartentisch.web.tables import SPECTATOR_UPDATE_SECONDS, ServerSettings
+    from kartentisch.web.settings import SPECTATOR_UPDATE_SECONDS, ServerSettings
 
     if args.bot_delay < 0 or (args.grace is not None and args.grace < 0):
         raise KartentischError("--bot-delay and --grace must not be negative")

@@ -25,7 +25,7 @@ both store action number *n*; the loser rebuilds its table from the store.
 
 **Connections.** A WebSocket stays with the process the load balancer gave it
 to. Every table socket goes through a :class:`TableLink`: when this process
-owns the table, messages go to the :class:`~kartentisch.web.tables.LiveTable`
+owns the table, messages go to the :class:`~kartentisch.web.livetable.LiveTable`
 as without a cluster; otherwise they are forwarded to the owner over Redis
 (pub/sub, one channel per process: ``kartentisch:proc:<id>``), where a
 :class:`RemoteConnection` stands for the socket. The owner treats it like any
@@ -80,9 +80,10 @@ from kartentisch.storage.models import TableActionRow, TableRow
 from kartentisch.storage.store import UNFINISHED
 from kartentisch.web.adapter import table_game_type
 from kartentisch.web.cluster_link import RemoteConnection, TableLink, decode, encode
+from kartentisch.web.livetable import LiveTable
+from kartentisch.web.manager import TableManager
 from kartentisch.web.protocol import Hello
 from kartentisch.web.seats import Connection, Seat, TableError
-from kartentisch.web.tables import LiveTable, TableManager
 
 __all__ = ["DEFAULT_LEASE", "Cluster", "RemoteConnection", "TableLink", "redacted"]
 

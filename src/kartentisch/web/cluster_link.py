@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from redis.exceptions import RedisError
 
 from kartentisch.web.i18n import translate
+from kartentisch.web.livetable import LiveTable
 from kartentisch.web.protocol import (
     Act,
     Chat,
@@ -32,7 +33,6 @@ from kartentisch.web.protocol import (
     parse_client_message,
 )
 from kartentisch.web.seats import Connection, TableError
-from kartentisch.web.tables import LiveTable
 
 if TYPE_CHECKING:
     from kartentisch.web.cluster import Cluster
@@ -161,7 +161,7 @@ class TableLink:
     """One WebSocket's way to its table: the live table here, or its owner elsewhere.
 
     The app's socket loop calls :meth:`handle` and :meth:`detach` as it calls
-    a :class:`~kartentisch.web.tables.LiveTable`'s without a cluster.
+    a :class:`~kartentisch.web.livetable.LiveTable`'s without a cluster.
     """
 
     def __init__(self, cluster: Cluster, table_id: str, conn: Connection, number: int) -> None:

@@ -30,9 +30,9 @@ from kartentisch.storage.accounts import Account, AccountStore
 from kartentisch.storage.turns import MailSettings, TurnStore
 from kartentisch.web.accounts import read_object
 from kartentisch.web.i18n import request_language, translate
+from kartentisch.web.livetable import LiveTable
 from kartentisch.web.mail import Mailer
 from kartentisch.web.seats import TableError
-from kartentisch.web.tables import LiveTable
 
 __all__ = ["MAX_EMAIL", "TurnNotices", "TurnRoutes"]
 

@@ -2,7 +2,7 @@
 
 A turn-based table waits for one seat; a Slapjack or Irish Snap table runs on
 a clock. Its :class:`RealtimeRunner` (one per live table, started by
-:class:`~kartentisch.web.tables.LiveTable`) does, on the table's event loop:
+:class:`~kartentisch.web.livetable.LiveTable`) does, on the table's event loop:
 
 * **Latency.** Every seated connection is pinged when it says hello and then
   every ``ping_interval_ms``: ``{"type": "ping", "nonce": …}``; the page
@@ -72,8 +72,8 @@ from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.protocol import Act
 
 if TYPE_CHECKING:
+    from kartentisch.web.livetable import LiveTable
     from kartentisch.web.seats import Connection
-    from kartentisch.web.tables import LiveTable
 
 __all__ = [
     "ManualTableClock",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -24,18 +24,22 @@ from kartentisch.web.statepatch import patch_message
 from kartentisch.web.wire import Encoded, message_text
 
 __all__ = [
+    "BOT_NAMES",
     "MAX_NAME_CHARS",
     "MAX_QUEUED_MESSAGES",
     "Connection",
     "RateLimited",
     "Seat",
     "TableError",
+    "bot_name",
     "clean_name",
     "handle_protocol_error",
     "hash_token",
 ]
 
 MAX_NAME_CHARS: Final = 24
+#: The names bots take, the first one free from the seat's own on (:func:`bot_name`).
+BOT_NAMES: Final = ("Anna", "Ben", "Carla", "Dan", "Eva", "Felix", "Greta")
 #: A connection whose outgoing queue grows past this is too slow: it is disconnected.
 MAX_QUEUED_MESSAGES: Final = 256
 
@@ -213,3 +217,12 @@ def handle_protocol_error(conn: Connection, error: ProtocolError) -> None:
         error.code,
         translate(conn.lang, f"error.{error.code}", detail=error.detail, **error.params),
     )
+
+
+def bot_name(seat: int, seats: Sequence[Seat]) -> str:
+    """The name of a bot taking ``seat``: one no other seat of ``seats`` has."""
+    taken = {s.name for s in seats}
+    for name in (BOT_NAMES[seat % len(BOT_NAMES)], *BOT_NAMES):
+        if name not in taken:
+            return name
+    return f"Bot {seat + 1}"
