@@ -24,16 +24,8 @@ from hypothesis import strategies as st
 
 from kartentisch.errors import IllegalActionError
 from kartentisch.interop.pettingzoo import env, raw_env
-from kartentisch.interop.vector import compiled_available
 
-needs_slob = pytest.mark.skipif(
-    not compiled_available(),
-    reason="the compiled Slobberhannes games are not built",
-)
-needs_doko = pytest.mark.skipif(
-    not compiled_available("doppelkopf"),
-    reason="the compiled Doppelkopf games are not built",
-)
+from .compiled import needs_compiled_doppelkopf, needs_compiled_slobberhannes
 
 SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
     None,
@@ -107,13 +99,13 @@ def play_both(
     return steps
 
 
-@needs_slob
+@needs_compiled_slobberhannes
 @pytest.mark.parametrize("options", SLOBBERHANNES_OPTIONS)
 def test_slobberhannes_compiled_equals_the_engine(options: dict[str, Any] | None) -> None:
     assert play_both("slobberhannes", options, seed=3, deals=6) >= 6 * 20
 
 
-@needs_slob
+@needs_compiled_slobberhannes
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(min_value=-(2**70), max_value=2**70),
@@ -130,13 +122,13 @@ def test_slobberhannes_compiled_equals_the_engine_any_seed(
 DOPPELKOPF_PRESETS: list[dict[str, Any] | None] = [None, {"preset": "ddv"}]
 
 
-@needs_doko
+@needs_compiled_doppelkopf
 @pytest.mark.parametrize("options", DOPPELKOPF_PRESETS)
 def test_doppelkopf_compiled_equals_the_engine(options: dict[str, Any] | None) -> None:
     assert play_both("doppelkopf", options, seed=5, deals=40) >= 40 * 4
 
 
-@needs_doko
+@needs_compiled_doppelkopf
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(min_value=-(2**70), max_value=2**70),
@@ -159,15 +151,15 @@ def test_backends_chosen() -> None:
         raw_env("doppelkopf", {"preset": "ddv", "nines": False}, backend="c")
 
 
-@needs_slob
+@needs_compiled_slobberhannes
 def test_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert raw_env("slobberhannes").backend == "c"
     monkeypatch.setenv("KARTENTISCH_PURE_PYTHON", "1")
     assert raw_env("slobberhannes").backend == "python"
 
 
-@needs_slob
-@needs_doko
+@needs_compiled_slobberhannes
+@needs_compiled_doppelkopf
 @pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
 def test_illegal_actions_on_the_compiled_game(game: str) -> None:
     bare = raw_env(game)
@@ -185,7 +177,7 @@ def test_illegal_actions_on_the_compiled_game(game: str) -> None:
     assert wrapped.rewards[agent] == wrapped.unwrapped.lowest_score
 
 
-@needs_slob
+@needs_compiled_slobberhannes
 def test_table_is_built_only_when_asked_for() -> None:
     bare = raw_env("slobberhannes")
     with pytest.raises(RuntimeError, match="reset"):
@@ -201,8 +193,8 @@ def test_table_is_built_only_when_asked_for() -> None:
         _ = bare.table
 
 
-@needs_slob
-@needs_doko
+@needs_compiled_slobberhannes
+@needs_compiled_doppelkopf
 @pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf", "doppelkopf-ddv"])
 def test_one_game_calls(game: str) -> None:
     """deal_one, play_one, observe_seat and last_rewards on the compiled games: illegal

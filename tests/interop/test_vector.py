@@ -23,15 +23,9 @@ from kartentisch.interop.vector import (
     compiled_available,
 )
 
-needs_c = pytest.mark.skipif(
-    not compiled_available(),
-    reason="the compiled vector environment is not built",
-)
-needs_c_doppelkopf = pytest.mark.skipif(
-    not compiled_available("doppelkopf"),
-    reason="the compiled Doppelkopf games are not built",
-)
-BACKENDS = ["python", pytest.param("c", marks=needs_c)]
+from .compiled import needs_compiled_doppelkopf, needs_compiled_slobberhannes
+
+BACKENDS = ["python", pytest.param("c", marks=needs_compiled_slobberhannes)]
 
 SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
     None,
@@ -109,8 +103,8 @@ def test_a_fixed_dealer_as_the_scalar_environments(backend: str) -> None:
         ("python", None),
         ("python", {"preset": "ddv"}),
         ("python", {"players": 5}),
-        pytest.param("c", None, marks=needs_c_doppelkopf),
-        pytest.param("c", {"preset": "ddv"}, marks=needs_c_doppelkopf),
+        pytest.param("c", None, marks=needs_compiled_doppelkopf),
+        pytest.param("c", {"preset": "ddv"}, marks=needs_compiled_doppelkopf),
     ],
 )
 def test_doppelkopf_plays_the_scalar_environments_deals(
@@ -120,7 +114,7 @@ def test_doppelkopf_plays_the_scalar_environments_deals(
     assert play_against_scalar(envs, "doppelkopf", options, seed=3, steps=70) >= 3
 
 
-@needs_c
+@needs_compiled_slobberhannes
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(min_value=-(2**70), max_value=2**70),
@@ -151,7 +145,7 @@ def test_compiled_games_equal_the_reference(
         first = one[0]
 
 
-@needs_c
+@needs_compiled_slobberhannes
 def test_threads_change_nothing() -> None:
     one = SlobberhannesVectorEnv(300, backend="c", threads=1)
     two = SlobberhannesVectorEnv(300, backend="c", threads=2)

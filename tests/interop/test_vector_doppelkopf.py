@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.interop.encoding import DoppelkopfTable, encode_doppelkopf
 from kartentisch.interop.incremental import doppelkopf_deal_vector
-from kartentisch.interop.vector import DoppelkopfVectorEnv, compiled_available
+from kartentisch.interop.vector import DoppelkopfVectorEnv
+
+from .compiled import needs_compiled_doppelkopf
 
 OPTIONS: list[dict[str, Any] | None] = [
     None,
@@ -124,11 +126,6 @@ def test_deal_vectors_on_any_seed(seed: int, dealer: int, rare: float) -> None:
 
 # -- the compiled games (interop/_vecdoko.c) against the tables -----------------------------
 
-needs_c = pytest.mark.skipif(
-    not compiled_available("doppelkopf"),
-    reason="the compiled Doppelkopf games are not built",
-)
-
 
 def step_both(
     compiled: DoppelkopfVectorEnv,
@@ -193,7 +190,7 @@ POLICIES: dict[str, list[dict[int, float]]] = {
 CASES = [(preset, policy) for preset in PRESETS for policy in range(len(POLICIES[preset]))]
 
 
-@needs_c
+@needs_compiled_doppelkopf
 @pytest.mark.parametrize(("preset", "policy"), CASES)
 def test_compiled_games_equal_the_reference(preset: str, policy: int) -> None:
     options = PRESETS[preset]
@@ -215,7 +212,7 @@ def test_compiled_games_equal_the_reference(preset: str, policy: int) -> None:
         assert {"queens", "jacks", "fleischlos"} <= set(ended)
 
 
-@needs_c
+@needs_compiled_doppelkopf
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(min_value=-(2**70), max_value=2**70),
@@ -235,7 +232,7 @@ def test_compiled_games_on_any_seed(
     step_both(compiled, reference, 60, rng, POLICIES[preset][policy])
 
 
-@needs_c
+@needs_compiled_doppelkopf
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_compiled_games_sample_legal_actions_and_threads_change_nothing(preset: str) -> None:
     one = DoppelkopfVectorEnv(200, PRESETS[preset], backend="c", threads=1)
@@ -254,7 +251,7 @@ def test_compiled_games_sample_legal_actions_and_threads_change_nothing(preset: 
         obs = x[0]
 
 
-@needs_c
+@needs_compiled_doppelkopf
 def test_compiled_games_play_the_two_presets_only() -> None:
     assert DoppelkopfVectorEnv(1).backend == "c"
     assert DoppelkopfVectorEnv(1, {"preset": "house"}).backend == "c"
