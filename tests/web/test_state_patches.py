@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from websockets.sync.client import connect
 
 from kartentisch.web.app import create_app
-from kartentisch.web.protocol import Act, Ready
 from kartentisch.web.statepatch import apply, apply_patch, diff, patch_message, same
 from kartentisch.web.tables import ServerSettings
 from kartentisch.web.wire import Encoded, dumps, message_text
 
+from .matches import drained, four_people, walk_match
 from .servers import in_thread
 
 _KEYS = st.sampled_from(["a", "b", "c", "version", "view", "x", "ä"])
@@ -299,9 +299,7 @@ def test_a_resync_before_hello_is_ignored_and_bad_fields_refused(server: str) ->
 def _hold(conn: Any, held: dict[str, Any] | None) -> dict[str, Any] | None:
     """Apply what ``conn`` was sent to ``held`` (as the page does), then check it is the
     state the connection was sent last, as its text was when it was sent."""
-    while not conn.queue.empty():
-        message = conn.queue.get_nowait()
-        assert message is not None
+    for message in drained(conn):
         received = json.loads(message_text(message))
         if received["type"] == "state":
             held = received
@@ -326,7 +324,6 @@ def test_whole_matches_patched_give_the_states_sent(tmp_path: Path, body: dict[s
     """A state that changed after it was sent (a list the game appends to) would make
     the next patch pass over the change: every patch is checked against the states as
     they were when sent, seat and spectator, over whole matches."""
-    from tests.web.test_wire import four_people
 
     async def play() -> None:
         table, conns = await four_people(tmp_path, body)
@@ -335,21 +332,14 @@ def test_whole_matches_patched_give_the_states_sent(tmp_path: Path, body: dict[s
         table.broadcast()
         held: list[dict[str, Any] | None] = [None] * len(conns)
         patches = 0
-        for _ in range(400):
+
+        def look() -> None:
+            nonlocal patches
             for i, conn in enumerate(conns):
                 patches += sum(1 for m in list(conn.queue._queue) if m and m["type"] == "patch")  # type: ignore[attr-defined]
                 held[i] = _hold(conn, held[i])
-            game = table.game
-            if game.is_over:
-                break
-            if table._between_deals() is not None:
-                for seat in range(4):
-                    await table.handle(conns[seat], Ready(game.version))
-                continue
-            seat = game.acting[0]
-            legal = game.legal(seat)
-            action = "pass" if "pass" in legal else legal[0]
-            await table.handle(conns[seat], Act(action, game.version))
+
+        await walk_match(table, conns, look, steps=400)
         assert table.game.is_over
         assert patches > 100
         await table.manager.close()

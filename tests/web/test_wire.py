@@ -13,25 +13,11 @@ import uvicorn
 from uvicorn.server import ServerState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
-from kartentisch.storage import TableStore, sqlite_url
 from kartentisch.web.guard import DEFLATE_LEVEL, ConnectionGuard
-from kartentisch.web.lobby import parse_new_table
-from kartentisch.web.protocol import Act, Hello, Ready
-from kartentisch.web.seats import Connection
-from kartentisch.web.tables import ServerSettings, TableManager
+from kartentisch.web.protocol import Act
 from kartentisch.web.wire import Encoded, message_text
 
-#: Names that JSON escapes (a quote, a backslash, a line separator) or keeps (Cyrillic).
-NAMES = ['Ann "A"', "Бор", "C\\d\u2028", "Dee"]
-
-
-def drained(conn: Connection) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = []
-    while not conn.queue.empty():
-        message = conn.queue.get_nowait()
-        assert message is not None
-        messages.append(message)
-    return messages
+from .matches import drained, four_people, walk_match
 
 
 def check(messages: list[dict[str, Any]]) -> int:
@@ -41,24 +27,6 @@ def check(messages: list[dict[str, Any]]) -> int:
         assert message_text(message) == json.dumps(message, ensure_ascii=False)
         encoded += type(message) is Encoded
     return encoded
-
-
-async def four_people(tmp_path: Path, body: dict[str, Any]) -> tuple[Any, list[Connection]]:
-    store = TableStore(sqlite_url(tmp_path))
-    store.migrate()
-    manager = TableManager(store, ServerSettings(bot_delay=0, grace=None))
-    seats = [{"kind": "you"}] + [{"kind": "open"}] * 3
-    table, _, token = await manager.create(
-        parse_new_table({**body, "name": NAMES[0], "seats": seats})
-    )
-    assert token is not None
-    tokens = [token] + [(await table.join(NAMES[s], s))[1] for s in (1, 2, 3)]
-    conns = [Connection() for _ in tokens]
-    for conn, tok in zip(conns, tokens, strict=True):
-        await table.handle(conn, Hello(tok, None))
-    spectator = Connection()
-    await table.handle(spectator, Hello(None, None))
-    return table, [*conns, spectator]
 
 
 @pytest.mark.parametrize(
@@ -76,22 +44,13 @@ def test_state_messages_are_encoded_as_json_dumps_would(
     async def play() -> None:
         table, conns = await four_people(tmp_path, body)
         encoded = 0
-        for _ in range(160):
+
+        def look() -> None:
+            nonlocal encoded
             for conn in conns:
                 encoded += check(drained(conn))
-            game = table.game
-            if game.is_over:
-                break
-            if table._between_deals() is not None:
-                for seat in range(4):
-                    await table.handle(conns[seat], Ready(game.version))
-                continue
-            seat = game.acting[0]
-            legal = game.legal(seat)
-            action = "pass" if "pass" in legal else legal[0]
-            await table.handle(conns[seat], Act(action, game.version))
-        for conn in conns:
-            encoded += check(drained(conn))
+
+        await walk_match(table, conns, look, steps=160)
         assert encoded > 100
         await table.manager.close()
 
