@@ -25,12 +25,13 @@ from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-import kartentisch.web.app as web_app
-from kartentisch.web.app import LIMITED_CLOSE_CODE, create_app
+import kartentisch.web.api_analysis as api_analysis
+from kartentisch.web.app import create_app
 from kartentisch.web.i18n import catalog
 from kartentisch.web.protocol import Limits
 from kartentisch.web.ratelimits import Rate, RateLimiter
 from kartentisch.web.replay import replay_record
+from kartentisch.web.table_socket import LIMITED_CLOSE_CODE
 from kartentisch.web.tables import ServerSettings, TableManager
 
 from . import test_cluster
@@ -331,7 +332,7 @@ def test_a_finished_tables_replays_and_record_are_computed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays = Spy(replay_record)
-    monkeypatch.setattr(web_app, "replay_record", replays)
+    monkeypatch.setattr(api_analysis, "replay_record", replays)
     rebuilt = Spy(TableManager._from_stored)
     monkeypatch.setattr(TableManager, "_from_stored", rebuilt.method())
     with serving(tmp_path, Limits.unlimited()) as server:
@@ -375,7 +376,7 @@ def test_an_unfinished_tables_replay_is_kept_per_version_and_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays = Spy(replay_record)
-    monkeypatch.setattr(web_app, "replay_record", replays)
+    monkeypatch.setattr(api_analysis, "replay_record", replays)
     seats = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
     # (no time limit between deals: the table stands still while Ann is asked)
     with serving(tmp_path, Limits.unlimited(), ready_seconds=None) as server:

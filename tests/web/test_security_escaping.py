@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from kartentisch.web.app import _markdown_html
+from kartentisch.web.api_catalog import markdown_html
 
 #: Names that would run script if any page put them into HTML (24 characters at most).
 XSS_NAMES = [
@@ -125,7 +125,7 @@ def test_toasts_and_banners_are_text() -> None:
 
 
 def test_the_rules_html_escapes_raw_html() -> None:
-    html = _markdown_html("# Rules\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>")
+    html = markdown_html("# Rules\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>")
     assert "<script>" not in html and "<img" not in html
     assert "&lt;script&gt;" in html and "&lt;img" in html
 

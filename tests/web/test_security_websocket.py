@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from kartentisch.web.app import FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, create_app
+from kartentisch.web.app import create_app
 from kartentisch.web.i18n import catalog
 from kartentisch.web.protocol import Limits
+from kartentisch.web.table_socket import FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON
 from kartentisch.web.tables import ServerSettings
 
 THREE_PEOPLE = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}]

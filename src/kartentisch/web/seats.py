@@ -142,7 +142,7 @@ class Connection:
     A reader that falls :data:`MAX_QUEUED_MESSAGES` behind is *too slow*:
     nothing more is queued for it and ``on_overflow`` (set by the socket's
     handler) is called once, which detaches it from its table and closes
-    its socket (``web/app.py``).
+    its socket (``web/table_socket.py``).
 
     A connection whose client asked for patches (``hello`` with ``patches``)
     is sent each state after its first as a ``patch`` against the state it
