@@ -25,16 +25,11 @@ from hypothesis import strategies as st
 from kartentisch.errors import IllegalActionError
 from kartentisch.interop.pettingzoo import env, raw_env
 
-from .compiled import needs_compiled_doppelkopf, needs_compiled_slobberhannes
-
-SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
-    None,
-    {"players": 3},
-    {"players": 5, "revokes": "penalty"},
-    {"players": 7},
-    {"preset": "russian"},
-    {"players": 6, "all_three_bonus": False, "revokes": "penalty"},
-]
+from .compiled import (
+    SLOBBERHANNES_OPTIONS,
+    needs_compiled_doppelkopf,
+    needs_compiled_slobberhannes,
+)
 
 
 def assert_same(compiled: Any, reference: Any) -> None:

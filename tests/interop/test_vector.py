@@ -23,18 +23,14 @@ from kartentisch.interop.vector import (
     compiled_available,
 )
 
-from .compiled import needs_compiled_doppelkopf, needs_compiled_slobberhannes
+from .compiled import (
+    SLOBBERHANNES_OPTIONS,
+    needs_compiled_doppelkopf,
+    needs_compiled_slobberhannes,
+    step_alike,
+)
 
 BACKENDS = ["python", pytest.param("c", marks=needs_compiled_slobberhannes)]
-
-SLOBBERHANNES_OPTIONS: list[dict[str, Any] | None] = [
-    None,
-    {"players": 3},
-    {"players": 5, "revokes": "penalty"},
-    {"players": 7},
-    {"preset": "russian"},
-    {"players": 6, "all_three_bonus": False, "revokes": "penalty"},
-]
 
 
 def make(game: str, num: int, options: Any, backend: str, **kwargs: Any) -> VectorEnv:
@@ -152,13 +148,7 @@ def test_threads_change_nothing() -> None:
     one.reset(seed=9)
     two.reset(seed=9)
     for _ in range(50):
-        actions = one.sample_actions()
-        np.testing.assert_array_equal(actions, two.sample_actions())
-        x, y = one.step(actions), two.step(actions)
-        for key in x[0]:
-            np.testing.assert_array_equal(x[0][key], y[0][key])
-        np.testing.assert_array_equal(x[1], y[1])
-        np.testing.assert_array_equal(x[2], y[2])
+        step_alike(one, two)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
