@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from kartentisch.cards import Card
-from kartentisch.dealing import deal_packets, shuffled
+from kartentisch.dealing import shuffled
 from kartentisch.engine import RECORD_FORMAT, Event, GameState
 from kartentisch.errors import DealError, IllegalActionError, NotationError
 from kartentisch.games.slobberhannes.events import (
@@ -56,9 +56,113 @@ ORDER: Final = TrickOrder.plain("A K Q J 10 9 8 7")
 
 #: Penalty reasons, in the order they can be charged within a deal.
 REASONS: Final = ("first_trick", "queen_of_clubs", "last_trick", "all_three", "revoke")
-#: Given as the hands, makes an empty deal for :meth:`SlobberhannesDeal.copy` to fill
-#: (compiled, the class cannot be made without its ``__init__``).
+#: Given as the hands, makes an empty deal for :meth:`SlobberhannesDeal.copy` and
+#: :meth:`SlobberhannesDeal.from_seed` to fill (compiled, the class cannot be made
+#: without its ``__init__``).
 _UNFILLED: Final[list[list[Card]]] = []
+
+
+class _Rules:
+    """What a deal reads from its options, read once per options object: the
+    options are frozen, so the values cannot change while the object lives."""
+
+    __slots__ = (
+        "all_three",
+        "deck",
+        "hand_size",
+        "options",
+        "packets",
+        "penalise_revokes",
+        "players",
+        "seats",
+    )
+
+    def __init__(self, options: SlobberhannesOptions) -> None:
+        self.options = options
+        self.players: int = options.players
+        self.hand_size: int = options.hand_size
+        self.packets: tuple[int, ...] = options.packets
+        self.deck: tuple[Card, ...] = options.deck()
+        self.penalise_revokes: bool = options.revokes == "penalty"
+        self.all_three: bool = options.all_three_bonus
+        self.seats: tuple[int, ...] = tuple(range(self.players))
+
+
+#: By ``id`` of the options; an entry keeps its options alive, so the ``id`` is
+#: not reused while the entry exists (checked by identity all the same).
+_RULES: Final[dict[int, _Rules]] = {}
+
+
+def _rules(options: SlobberhannesOptions) -> _Rules:
+    rules = _RULES.get(id(options))
+    if rules is None or rules.options is not options:
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        rules = _RULES[id(options)] = _Rules(options)
+    return rules
+
+
+#: The events of cards played are values: one shared instance per trick, seat,
+#: revoke and card, made when first needed and kept by
+#: ``((trick * 8 + seat) * 2 + revoke) * 52 + card`` (tricks 1–10, seats 0–6).
+_CARD_PLAYED: Final[list[CardPlayed | None]] = [None] * (11 * 8 * 2 * 52)
+
+
+def _card_played(seat: int, card: Card, trick: int, revoke: bool) -> CardPlayed:
+    c: int = card
+    key = ((trick * 8 + seat) * 2 + (1 if revoke else 0)) * 52 + c
+    if key >= len(_CARD_PLAYED):  # (beyond any deal: not kept)
+        return CardPlayed(seat, card, trick, revoke)
+    event = _CARD_PLAYED[key]
+    if event is None:
+        event = _CARD_PLAYED[key] = CardPlayed(seat, card, trick, revoke)
+    return event
+
+
+#: Penalties are values too: by ``(trick * 8 + seat) * 5 + reason`` (the index in
+#: :data:`REASONS`; trick 0 for a revoke's, which has no trick).
+_PENALTIES: Final[list[PenaltyCharged | None]] = [None] * (11 * 8 * 5)
+
+
+def _penalty(seat: int, reason: int, trick: int | None) -> PenaltyCharged:
+    key = ((0 if trick is None else trick) * 8 + seat) * 5 + reason
+    if key >= len(_PENALTIES):
+        return PenaltyCharged(seat, REASONS[reason], 1, trick)
+    event = _PENALTIES[key]
+    if event is None:
+        event = _PENALTIES[key] = PenaltyCharged(seat, REASONS[reason], 1, trick)
+    return event
+
+
+#: ``DealStarted`` of a deal of full hands, by ``players * 8 + dealer``.
+_DEAL_STARTED: Final[list[DealStarted | None]] = [None] * (8 * 8)
+
+
+def _deal_started(rules: _Rules, dealer: int, leader: int) -> DealStarted:
+    key = rules.players * 8 + dealer
+    event = _DEAL_STARTED[key]
+    if event is None:
+        sizes = (rules.hand_size,) * rules.players
+        event = _DEAL_STARTED[key] = DealStarted(dealer, leader, sizes, rules.packets)
+    return event
+
+
+def _trick_won(trick: int, seat: int, cards: tuple[Card, ...]) -> TrickWon:
+    """``TrickWon(trick, seat, cards)``, its fields set as its generated ``__init__``
+    sets them (a frozen dataclass's): compiled, this runs natively, where that
+    ``__init__`` would run as Python, once a trick."""
+    event: TrickWon = object.__new__(TrickWon)
+    object.__setattr__(event, "trick", trick)
+    object.__setattr__(event, "seat", seat)
+    object.__setattr__(event, "cards", cards)
+    return event
+
+
+def _deal_ended(points: tuple[int, ...]) -> DealEnded:
+    """``DealEnded(points)``, made as :func:`_trick_won` makes its event."""
+    event: DealEnded = object.__new__(DealEnded)
+    object.__setattr__(event, "points", points)
+    return event
 
 
 def _to_card(value: object) -> Card:
@@ -75,6 +179,16 @@ def _seat(dealer: object, n: int) -> int:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise DealError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
     return dealer
+
+
+def _seat_names(seats: Sequence[str] | None, n: int) -> tuple[str, ...] | None:
+    """The seat names as a tuple (None if not given), else DealError if not ``n``."""
+    if seats is None:
+        return None
+    names = tuple(seats)
+    if len(names) != n:
+        raise DealError(f"{len(names)} seat names given for {n} players")
+    return names
 
 
 def sort_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -96,28 +210,40 @@ class SlobberhannesDeal(GameState[Card]):
         seats: Sequence[str] | None = None,
     ) -> None:
         if hands is _UNFILLED:
-            return  # copy() fills it
+            return  # copy() or from_seed() fills it
         if not isinstance(options, SlobberhannesOptions):
             options = SlobberhannesOptions.from_dict(options)
         self.options = options
-        n = options.players
-        dealer = _seat(dealer, n)
+        dealer = _seat(dealer, options.players)
+        names = _seat_names(seats, options.players)
+        self._start(self._validate_hands(hands), dealer, _rules(options), names)
+
+    def _start(
+        self,
+        initial: tuple[tuple[Card, ...], ...],
+        dealer: int,
+        rules: _Rules,
+        seat_names: tuple[str, ...] | None,
+    ) -> None:
+        """Set up the deal from hands already checked (or dealt by the engine)."""
+        n = rules.players
+        self.options = rules.options
         self.dealer = dealer
-        self.seat_names: tuple[str, ...] | None = tuple(seats) if seats is not None else None
-        if self.seat_names is not None and len(self.seat_names) != n:
-            raise DealError(f"{len(self.seat_names)} seat names given for {n} players")
-        self._initial = self._validate_hands(hands)
+        self.seat_names: tuple[str, ...] | None = seat_names
+        self._initial = initial
         leader = (dealer + 1) % n
-        self._play = TrickPlay(ORDER, self._initial, range(n), leader)
-        self._tricks_total = options.hand_size
+        self._play = TrickPlay(ORDER, initial, rules.seats, leader)
+        self._tricks_total = rules.hand_size
         self._penalties = [0] * n
         self._revokes: list[int] = []
-        self._penalise_revokes = options.revokes == "penalty"
+        self._penalise_revokes = rules.penalise_revokes
+        self._all_three = rules.all_three
+        #: Who took the first trick and who Q♣ (-1: not yet), for the all-three chip.
+        self._first_taker = -1
+        self._queen_taker = -1
         self._legal: list[Card] | None = None
         self._actions: list[Card] = []
-        self._events: list[Event] = [
-            DealStarted(dealer, leader, tuple(len(h) for h in self._initial), options.packets)
-        ]
+        self._events: list[Event] = [_deal_started(rules, dealer, leader)]
 
     def _validate_hands(
         self, hands: Sequence[Sequence[Card | str]]
@@ -167,17 +293,27 @@ class SlobberhannesDeal(GameState[Card]):
         """Shuffle with ``seed``, optionally cut, and deal in the packets of the rules."""
         if not isinstance(options, SlobberhannesOptions):
             options = SlobberhannesOptions.from_dict(options)
+        rules = _rules(options)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        deck = shuffled(options.deck(), rng)
+        deck = shuffled(rules.deck, rng)
         if cut is not None:
             if not 1 <= cut < len(deck):
                 raise DealError(f"a cut must leave cards in both packets: 1 to {len(deck) - 1}")
             deck = deck[cut:] + deck[:cut]
-        n = options.players
-        first = (_seat(dealer, n) + 1) % n
-        order = [(first + i) % n for i in range(n)]
-        by_seat = deal_packets(deck, order, options.packets)
-        return cls([by_seat[s] for s in range(n)], dealer=dealer, options=options, seats=seats)
+        n = rules.players
+        seat = _seat(dealer, n)
+        names = _seat_names(seats, n)
+        # Dealt here from the whole deck, so the hands need no checking: in packets
+        # from the dealer's left, as deal_packets deals them.
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        pos = 0
+        for size in rules.packets:
+            for i in range(1, n + 1):
+                hands[(seat + i) % n].extend(deck[pos : pos + size])
+                pos += size
+        deal = cls(_UNFILLED, dealer=0)
+        deal._start(tuple([tuple(h) for h in hands]), seat, rules, names)
+        return deal
 
     # -- the game API -------------------------------------------------------
 
@@ -233,7 +369,9 @@ class SlobberhannesDeal(GameState[Card]):
             elif self._penalise_revokes:
                 legal = list(play.hands[seat])
             else:
-                legal = ORDER.playable(play.hands[seat], play.led_suit)
+                # (A hand holds each card once: the trick play's playable cards are
+                # ORDER.playable's, found without calls when compiled.)
+                legal = play.playable(seat)
             self._legal = legal
         return list(legal)
 
@@ -281,36 +419,39 @@ class SlobberhannesDeal(GameState[Card]):
             self._revokes.append(mover)
         done = play.play(mover, action)
         self._actions.append(action)
-        new: list[Event] = [CardPlayed(mover, action, trick_no, revoke)]
+        new: list[Event] = [_card_played(mover, action, trick_no, revoke)]
         if done is not None:
-            assert done.winner is not None
-            new.append(TrickWon(trick_no, done.winner, tuple(done.cards)))
-            new.extend(self._trick_penalties(trick_no, done.winner, done.cards))
+            winner = done.winner
+            assert winner is not None
+            cards = tuple(done.cards)
+            new.append(_trick_won(trick_no, winner, cards))
+            self._trick_penalties(new, trick_no, winner, cards)
         self._events.extend(new)
         return new
 
-    def _charge(self, seat: int, reason: str, trick: int | None) -> PenaltyCharged:
+    def _charge(self, seat: int, reason: int, trick: int | None) -> PenaltyCharged:
+        """Charge ``seat`` a chip for ``REASONS[reason]``."""
         self._penalties[seat] += 1
-        return PenaltyCharged(seat, reason, 1, trick)
+        return _penalty(seat, reason, trick)
 
-    def _trick_penalties(self, trick_no: int, winner: int, cards: Sequence[Card]) -> list[Event]:
-        out: list[Event] = []
+    def _trick_penalties(
+        self, out: list[Event], trick_no: int, winner: int, cards: tuple[Card, ...]
+    ) -> None:
+        """Append the chips the trick just won costs (and the deal's end, after the last)."""
         if trick_no == 1:
-            out.append(self._charge(winner, "first_trick", trick_no))
+            self._first_taker = winner
+            out.append(self._charge(winner, 0, trick_no))
         if QUEEN_OF_CLUBS in cards:
-            out.append(self._charge(winner, "queen_of_clubs", trick_no))
+            self._queen_taker = winner
+            out.append(self._charge(winner, 1, trick_no))
         if trick_no == self._tricks_total:
-            out.append(self._charge(winner, "last_trick", trick_no))
-            if self.options.all_three_bonus:
-                # Counted by events: the same seat took the first trick, Q♣ and the last.
-                takers = {(e.reason, e.seat) for e in self._events if isinstance(e, PenaltyCharged)}
-                takers.update((e.reason, e.seat) for e in out if isinstance(e, PenaltyCharged))
-                if all((r, winner) in takers for r in REASONS[:3]):
-                    out.append(self._charge(winner, "all_three", trick_no))
+            out.append(self._charge(winner, 2, trick_no))
+            # The same seat took the first trick, Q♣ and the last.
+            if self._all_three and self._first_taker == winner == self._queen_taker:
+                out.append(self._charge(winner, 3, trick_no))
             for seat in self._revokes:
-                out.append(self._charge(seat, "revoke", None))
-            out.append(DealEnded(tuple(self._penalties)))
-        return out
+                out.append(self._charge(seat, 4, None))
+            out.append(_deal_ended(tuple(self._penalties)))
 
     def parse_action(self, text: str) -> Card:
         return Card.parse(text)
@@ -376,6 +517,9 @@ class SlobberhannesDeal(GameState[Card]):
         new._penalties = list(self._penalties)
         new._revokes = list(self._revokes)
         new._penalise_revokes = self._penalise_revokes
+        new._all_three = self._all_three
+        new._first_taker = self._first_taker
+        new._queen_taker = self._queen_taker
         new._legal = self._legal
         new._actions = list(self._actions)
         new._events = list(self._events)
