@@ -59,7 +59,7 @@ def recording(
         made.append(bot)
         return bot
 
-    monkeypatch.setattr("kartentisch.web.livetable.make_bot", fake_make_bot)
+    monkeypatch.setattr("kartentisch.web.driver.make_bot", fake_make_bot)
     return asked, release, made
 
 

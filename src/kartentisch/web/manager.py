@@ -145,24 +145,24 @@ class TableManager:
         if game is not None:
             table.game = game
             table.by = list(stored.by)
-            table._new_log()
+            table.gamelog.renew(table)
             # A correspondence table's move counts from the action that made it due.
             began = stored.last_action or stored.updated
             if began.tzinfo is None:  # (SQLite keeps times without their zone: UTC)
                 began = began.replace(tzinfo=UTC)
-            table._turn_wall = began.timestamp()
+            table.turn_wall = began.timestamp()
         now = _now()
         # Nobody is connected after a restart: the grace time starts now.
         for i, seat in enumerate(table.seats):
             if seat.kind == "human":
-                table._away_since[i] = now
+                table.attendance.away_since[i] = now
         return table
 
     def clock_moved(self) -> None:
         """The wall clock was set (a test's injected clock moved): every table looks at
         its deadlines again now."""
         for table in list(self.tables.values()):
-            table._changed.set()
+            table.changed.set()
 
     def cached(self, table_id: str) -> LiveTable | None:
         """A table in memory: live, or finished and kept; nothing is read from the store."""
@@ -459,7 +459,7 @@ class TableManager:
         if counted and expiry is not None:
             table.watch_expiry(_now() + expiry)
         if you is not None:
-            table._away_since[you] = _now()
+            table.attendance.away_since[you] = _now()
         if not table.open_seats():
             async with table.lock:
                 await table._start_locked()

@@ -39,7 +39,7 @@ a clock. Its :class:`RealtimeRunner` (one per live table, started by
 * **Storage.** An action that cannot be stored because the database
   failed (down, locked, its disk full) is kept, unshown: game time stands
   still (a pause of its own, ``storage``) while the table tries again to
-  store it (:meth:`LiveTable._wait_for_storage`); once stored, everyone is
+  store it (:meth:`TableSaving.wait_for_storage`); once stored, everyone is
   sent the state and play goes on. The actions the referee released after
   it wait their turn. An action refused by the store for good did not
   happen: the table is rebuilt from the store with a new runner.
@@ -530,7 +530,7 @@ class RealtimeRunner:
         """Store the action just applied. If the database failed (:func:`passing`), the
         driver waits until it is stored (:meth:`_stored_later`); on another failure the
         table is rebuilt from the store (or, if it cannot be read, withdrawn:
-        :meth:`LiveTable._withdraw`)."""
+        :meth:`LiveTable.withdraw`)."""
         table = self.table
         game = self.game
         seat, text = game.actions[-1]
@@ -553,7 +553,7 @@ class RealtimeRunner:
                 conn = pending.conn
                 conn.error("storage_error", translate(conn.lang, "error.storage_error"))
             # What is not stored did not happen.
-            table._not_stored(exc)
+            table.saving.not_stored(table, exc)
             return False
         return True
 
@@ -563,17 +563,17 @@ class RealtimeRunner:
         assert self._unstored is not None
         (error, again), self._unstored = self._unstored, None
         table = self.table
-        table._saving = True
+        table.saving.pending = True
         try:
-            await table._wait_for_storage(error, again)
+            await table.saving.wait_for_storage(table, error, again)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            table._saving = False
-            table._not_stored(exc)
+            table.saving.pending = False
+            table.saving.not_stored(table, exc)
             return False
         finally:
-            table._saving = False
+            table.saving.pending = False
         return not self._stopped
 
     def _mark_finished(self) -> None:
@@ -668,7 +668,7 @@ class RealtimeRunner:
                 now = self.now()
                 key = cast(int, game.pile_key())
                 if table.bot_playing_for(seat):
-                    bot = table._bot(seat)
+                    bot = table.driver.bot(table, seat)
                     assert isinstance(bot, ReactionBot)
                     if key != seen:
                         # A new card: look at it once, as every player sees it.

@@ -13,9 +13,10 @@ This module names them all in one place for those who use them.
 
 from __future__ import annotations
 
-from kartentisch.web.livetable import CHAT_KEPT, LiveTable
+from kartentisch.web.livetable import LiveTable
 from kartentisch.web.manager import TableManager, rebuild
 from kartentisch.web.settings import SPECTATOR_UPDATE_SECONDS, ServerSettings
+from kartentisch.web.tablechat import CHAT_KEPT
 
 __all__ = [
     "CHAT_KEPT",
