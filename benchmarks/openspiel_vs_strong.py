@@ -41,7 +41,9 @@ that played it: the figure to compare on a busy machine).
 
 Run: ``python benchmarks/openspiel_vs_strong.py [--game slobberhannes|doppelkopf]
 [--rules house|ddv|FILE] [--deals N] [--simulations S] [--jobs J] [--log FILE]
-[--early-playouts N] [--ismcts-seats 1|2] [--json]`` (needs the ``openspiel`` extra).
+[--early-playouts N] [--ismcts-seats 1|2] [--strong KEY:VALUE,...] [--json]`` (needs the
+``openspiel`` extra). ``--strong`` plays a variant of the strong Slobberhannes bot
+(keyword arguments of ``StrongSlobberhannesBot``, e.g. ``--strong epsilon:0.3``).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from kartentisch.bots import Bot, make_bot
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
+from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import DoppelkopfDeal
 from kartentisch.games.doppelkopf.actions import Call
@@ -105,6 +108,8 @@ class Setup:
     early_playouts: int | None = None
     #: Doppelkopf: ISMCTS in two opposite seats (2) or in one (1).
     ismcts_seats: int = 2
+    #: Slobberhannes: keyword arguments of the strong bot (a variant; empty: its defaults).
+    strong: dict[str, Any] = field(default_factory=dict)
 
     @property
     def levels(self) -> tuple[str, ...]:
@@ -114,14 +119,18 @@ class Setup:
 
     def key(self, seed: int) -> dict[str, Any]:
         """What a logged deal must match to be reused."""
-        return {
-            "game": self.game,
-            "options": self.options,
-            "simulations": self.simulations,
-            "uct_c": self.uct_c,
-            "seed": seed,
-            "levels": list(self.levels),
-        } | ({} if self.early_playouts is None else {"early_playouts": self.early_playouts})
+        return (
+            {
+                "game": self.game,
+                "options": self.options,
+                "simulations": self.simulations,
+                "uct_c": self.uct_c,
+                "seed": seed,
+                "levels": list(self.levels),
+            }
+            | ({} if self.early_playouts is None else {"early_playouts": self.early_playouts})
+            | ({"strong": self.strong} if self.strong else {})
+        )
 
 
 def _ismcts_bot(
@@ -335,6 +344,8 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
                 bots[seat_of[i]] = (
                     ISMCTSPlayer(bot_seed, setup.simulations, setup.uct_c)
                     if level == "ismcts"
+                    else StrongSlobberhannesBot(bot_seed, **setup.strong)
+                    if setup.strong
                     else make_bot(setup.game, level, bot_seed)
                 )
             runner, _ = RUNNERS[setup.game]
@@ -563,14 +574,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=2,
         help="Doppelkopf: ISMCTS in two opposite seats (2, default) or in one (1)",
     )
+    parser.add_argument(
+        "--strong",
+        default="",
+        metavar="KEY:VALUE,...",
+        help="Slobberhannes: keyword arguments of the strong bot (a variant, e.g. "
+        "epsilon:0.3; JSON values; logged with each deal)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
+    strong: dict[str, Any] = {}
+    for item in filter(None, args.strong.split(",")):
+        key, _, raw = item.partition(":")
+        strong[key] = json.loads(raw)
+    if strong and args.game != "slobberhannes":
+        parser.error("--strong is for Slobberhannes")
     try:
         options = rule_options(args.game, args.rules)
     except Exception as exc:  # (a rules file refused: its message says why)
         parser.error(str(exc))
     setup = Setup(
-        args.game, args.simulations, args.uct_c, options, args.early_playouts, args.ismcts_seats
+        args.game,
+        args.simulations,
+        args.uct_c,
+        options,
+        args.early_playouts,
+        args.ismcts_seats,
+        strong,
     )
     rules = (args.rules or "house") if args.game == "doppelkopf" else None
 

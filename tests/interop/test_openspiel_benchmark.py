@@ -78,3 +78,25 @@ def test_a_thrown_in_deal_is_logged() -> None:
         detail = result.details[rotation]
         assert (detail["game"], detail["reason"], detail["by"]) == ("redeal", "kings", 2)
         assert detail["points"] == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_a_strong_variant_is_logged_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--strong`` plays a variant of the strong Slobberhannes bot; its deals are
+    logged with the variant, so a run of another variant replays them."""
+    bench = load_benchmark("openspiel_vs_strong")
+    log = tmp_path / "deals.jsonl"
+    argv = ["--deals", "1", "--simulations", "2", "--log", str(log), "--json"]
+    variant = ["--strong", "samples:4,min_samples:2,epsilon:0.3"]
+    assert bench.main([*argv, *variant]) == 0
+    assert json.loads(capsys.readouterr().out)["deals_played"] == 1
+    entry = json.loads(log.read_text().splitlines()[0])
+    assert entry["settings"]["strong"] == {"samples": 4, "min_samples": 2, "epsilon": 0.3}
+    assert bench.main([*argv, *variant]) == 0
+    assert json.loads(capsys.readouterr().out)["deals_played"] == 0
+    assert bench.main([*argv, "--strong", "samples:4,min_samples:2"]) == 0
+    assert json.loads(capsys.readouterr().out)["deals_played"] == 1
+    with pytest.raises(SystemExit):
+        bench.main(["--game", "doppelkopf", "--strong", "epsilon:0.3"])
+    assert "--strong is for Slobberhannes" in capsys.readouterr().err
