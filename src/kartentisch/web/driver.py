@@ -150,7 +150,7 @@ class TableDriver:
             )
 
     async def stop(self, table: LiveTable) -> None:
-        table.cancel_expiry()  # (stopped here: the table's next process watches its time)
+        table.expiry.cancel()  # (stopped here: the table's next process watches its time)
         if table.runner is not None:
             await table.runner.stop()
         task, self.task = self.task, None

@@ -27,17 +27,10 @@ without waiting for the garbage collector.
 Every action is stored with who made it (``by``), and a turn-based table keeps
 the game log (:mod:`~kartentisch.web.gamelog`).
 
-A table **waiting for players** expires when it has not started within
-:attr:`ServerSettings.waiting_expiry`: it is marked ``expired`` in the store
-(its row is kept; a restart does not bring it back), leaves the lobby, and
-its connections are told ``table_expired`` and closed; a join or start is
-answered ``410``.
-
-A table that no person has come to yet (:attr:`LiveTable.unseen`: no seated
-person's hello since it was created, such as one of "you" and bots whose
-creator's page never connected) counts as waiting too, even once it plays:
-its row keeps its ``creator`` until the first person's hello, and it expires
-as a waiting table would. A table of bots alone has no creator: neither.
+A table waiting for players (or, playing, for its first person) expires
+(:mod:`~kartentisch.web.expiry`); a correspondence table tells whose move is
+due (:mod:`~kartentisch.web.duemoves`); a seat may ask for a hint
+(:mod:`~kartentisch.web.tablehints`).
 """
 
 from __future__ import annotations
@@ -47,19 +40,18 @@ import hmac
 import logging
 import secrets
 import time
-import weakref
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from kartentisch.errors import IllegalActionError, KartentischError
 from kartentisch.records import ACTORS
 from kartentisch.storage import (
     StorageError,
-    TableNotWaiting,
     TableStore,
 )
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime
 from kartentisch.web.driver import TableDriver
+from kartentisch.web.duemoves import DueMoves
+from kartentisch.web.expiry import TableExpiry
 from kartentisch.web.gamelog import GameLog
 from kartentisch.web.i18n import refusal, translate
 from kartentisch.web.lobby import AWAY_POLICIES
@@ -86,6 +78,7 @@ from kartentisch.web.seats import Connection, Seat, TableError, hash_token
 from kartentisch.web.seats import bot_name as _bot_name
 from kartentisch.web.sending import StateSender
 from kartentisch.web.tablechat import TableChat
+from kartentisch.web.tablehints import TableHints
 
 if TYPE_CHECKING:
     from kartentisch.web.manager import TableManager
@@ -94,9 +87,6 @@ if TYPE_CHECKING:
 __all__ = ["LiveTable"]
 
 log = logging.getLogger("kartentisch.web")
-
-#: Seconds before a table's expiry is tried again when the store could not take it.
-EXPIRY_RETRY: Final = 5.0
 
 
 class LiveTable:
@@ -131,10 +121,6 @@ class LiveTable:
         self.turn_started = _now()
         #: A correspondence table's: when (wall clock) the move now due began.
         self.turn_wall = manager.settings.wall_clock()
-        #: Connections whose hint is being worked out (one at a time each).
-        self._hinting: weakref.WeakSet[Connection] = weakref.WeakSet()
-        #: A correspondence table's seats whose due move was told (:meth:`_tell_turns`).
-        self._told_due: set[int] = set()
         #: The driver of a real-time game (None for turn-based games).
         self.runner: RealtimeRunner | None = None
         self.created = time.time()
@@ -155,15 +141,18 @@ class LiveTable:
         self.sender = StateSender()
         #: The changes being stored, and the wait for storage.
         self.saving = TableSaving()
+        #: The hints being worked out.
+        self.hinting = TableHints()
+        #: A correspondence table's moves due, and whom they were told to.
+        self.moves = DueMoves()
+        #: The table's expiry while it waits for players (or, unseen, for its people).
+        self.expiry = TableExpiry()
         # -- waiting for players --
         #: When (monotonic) the table expires if it has not started; None: never.
         self.expires_at: float | None = None
-        self._expiry: asyncio.TimerHandle | None = None
         #: No person has come to the table since it was created (its row keeps its
         #: ``creator``): it counts as waiting, and expires as a waiting table, even playing.
         self.unseen = False
-        #: Its expiry is being stored: a person coming now does not keep it.
-        self._expiring = False
 
     @property
     def store(self) -> TableStore:
@@ -280,6 +269,14 @@ class LiveTable:
     def start_driver(self) -> None:
         """Start the driver of automatic turns (and a real-time game's runner)."""
         self.driver.start(self)
+
+    def watch_expiry(self, due: float) -> None:
+        """Expire the table at ``due`` (monotonic) unless it has started by then."""
+        self.expiry.watch(self, due)
+
+    async def expire(self) -> bool:
+        """Expire the table now if it still waits (:meth:`TableExpiry.expire`)."""
+        return await self.expiry.expire(self)
 
     async def stop_driver(self) -> None:
         """Stop the driver (and the runner); the table's expiry is no longer watched."""
@@ -473,7 +470,7 @@ class LiveTable:
         self.gamelog.renew(self)
         self.status = "playing"
         turn_wall = self.manager.settings.wall_clock()
-        turns = self._turns_due(turn_wall)
+        turns = self.moves.due(self, turn_wall)
         await self.saving.stored(
             self,
             self.store.save_update(
@@ -485,103 +482,13 @@ class LiveTable:
             ),
         )
         if not self.unseen:  # (unseen, it keeps its time: its people may never come)
-            self.cancel_expiry()
+            self.expiry.cancel()
             self.expires_at = None
         self.turn_started = _now()
         self.turn_wall = turn_wall
         self.start_driver()
         self.sender.broadcast(self)
-        self._tell_turns(turns)
-
-    def watch_expiry(self, due: float) -> None:
-        """Expire the table at ``due`` (monotonic) unless it has started by then."""
-        self.cancel_expiry()
-        self.expires_at = due
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # (a table read outside the server's loop: nothing to watch)
-            return
-        self._expiry = loop.call_later(max(0.0, due - _now()), self._expiry_due)
-
-    def cancel_expiry(self) -> None:
-        if self._expiry is not None:
-            self._expiry.cancel()
-            self._expiry = None
-
-    def _expiry_due(self) -> None:
-        self._expiry = None
-        self.manager._spawn(self.expire(), f"expire-{self.id}")
-
-    def _came(self) -> None:
-        """A seated person said hello: the table is no longer :attr:`unseen`.
-
-        A playing table stops counting as waiting (the store forgets its creator) and
-        no longer expires; a waiting one still does both until it starts.
-        """
-        if not self.unseen or self._expiring:
-            return
-        self.unseen = False
-        if self.status != "playing":
-            return  # (its start forgets the creator)
-        self.cancel_expiry()
-        self.expires_at = None
-        self.store.save_seen(self.id).add_done_callback(self._seen_stored)
-
-    def _seen_stored(self, saving: asyncio.Future[None]) -> None:
-        if saving.cancelled():
-            return
-        error = saving.exception()
-        if error is not None:
-            # It plays on; the store still counts it as waiting (a restart would expire
-            # it if nobody comes back within its time).
-            log.warning("table %s: cannot store that a person came (%s)", self.id, error)
-
-    async def expire(self) -> bool:
-        """The table waited too long for players (or, playing, for its people to come at
-        all): stored ``expired`` (its row is kept), out of the lobby and of memory; every
-        connection is told ``table_expired`` and closed, its drivers stop.
-
-        False if it started (or a person came) meanwhile, or is no longer run here. If the
-        store cannot take the change, it is tried again after :data:`EXPIRY_RETRY` seconds.
-        """
-        async with self.lock:
-            if not self.expirable or self.withdrawn or self.manager.tables.get(self.id) is not self:
-                return False
-            self._expiring = True
-            try:
-                await self.store.save_expired(self.id)
-            except TableNotWaiting:
-                # Another process started it (it lost this one its lease): read it again.
-                log.warning("table %s: does not wait in the store any more", self.id)
-                self.withdraw()
-                return False
-            except Exception:
-                log.exception("table %s: cannot store that it expired; trying again", self.id)
-                self.watch_expiry(_now() + EXPIRY_RETRY)
-                return False
-            finally:
-                self._expiring = False
-            unstarted = self.status == "waiting"
-            self.status = "expired"
-            self.cancel_expiry()
-            self.expires_at = None
-            del self.manager.tables[self.id]
-            for conn in list(self.connections):
-                conn.error("table_expired", translate(conn.lang, "error.table_expired"))
-                conn.close()
-            self.connections.clear()
-            self.gamelog.wanted.clear()
-            if self.driver.task is not None:
-                self.driver.task.cancel()
-                self.driver.task = None
-            if self.runner is not None:
-                self.runner.halt()
-                self.runner = None
-            why = "nobody started it" if unstarted else "no person came to it"
-            log.info("table %s: expired, %s", self.id, why)
-        if self.manager.release is not None:
-            await self.manager.release(self.id)
-        return True
+        self.moves.tell(self, turns)
 
     async def handle(self, conn: Connection, message: ClientMessage) -> None:
         """Carry out one parsed client message."""
@@ -623,50 +530,12 @@ class LiveTable:
         elif isinstance(message, Report):
             await self._report(conn, message)
         elif isinstance(message, Hint):
-            self._hint(conn, message)
+            self.hinting.ask(self, conn, message)
 
     @property
     def hints(self) -> bool:
         """Whether the host allowed hints (never at a rated table)."""
         return bool(self.settings.get("hints")) and not self.rated
-
-    def _hint(self, conn: Connection, message: Hint) -> None:
-        """Answer a seat's ``hint`` with the strong bot's suggestion (computed by the
-        manager's :attr:`TableManager.on_hint`, in a worker: the table plays on)."""
-        lang = conn.lang
-        game = self.game
-        if not self.hints or self.manager.on_hint is None:
-            conn.error("hints_off", translate(lang, "error.hints_off"))
-        elif conn.seat is None:
-            conn.error("not_seated", translate(lang, "error.not_seated"))
-        elif message.version != self.version:
-            self._refuse_stale(conn, self.version)
-        elif (
-            game is None
-            or game.is_over
-            or conn.seat not in game.acting
-            or self.paused
-            or self.attendance.between_deals(self) is not None
-        ):
-            conn.error("hint_not_your_turn", translate(lang, "error.hint_not_your_turn"))
-        elif conn in self._hinting:
-            conn.error("hint_pending", translate(lang, "error.hint_pending"))
-        else:
-            self._hinting.add(conn)
-            self.manager._spawn(self._answer_hint(conn, conn.seat, game), f"hint-{self.id}")
-
-    async def _answer_hint(self, conn: Connection, seat: int, game: TableGame) -> None:
-        version = game.version
-        asked = self.manager.on_hint
-        assert asked is not None
-        try:
-            answer = await asked(self, seat, conn.lang)
-        except TableError as exc:
-            conn.error(exc.code, exc.message(conn.lang))
-            return
-        finally:
-            self._hinting.discard(conn)
-        conn.send({"type": "hint", "version": version, **answer})
 
     @property
     def spectator_chat(self) -> str:
@@ -707,7 +576,7 @@ class LiveTable:
             self.attendance.away_since.pop(seat, None)
             if self.seats[seat].kind == "human":
                 self.attendance.people_seen = True
-                self._came()
+                self.expiry.came(self)
         if was_connected and old_seat is not None and old_seat != seat:
             self._left(old_seat)
         changed = self.attendance.tick(self)
@@ -775,7 +644,7 @@ class LiveTable:
                 conn.error("table_over", translate(lang, "error.table_over"))
                 return
             if self.runner is None and act.version != game.version:
-                self._refuse_stale(conn, game.version)
+                self.refuse_stale(conn, game.version)
                 return
             if self.paused:
                 conn.error("table_paused", translate(lang, "error.table_paused"))
@@ -815,13 +684,13 @@ class LiveTable:
                 )
                 return
             if ready.version != game.version:
-                self._refuse_stale(conn, game.version)
+                self.refuse_stale(conn, game.version)
                 return
             self.attendance.ready.add(conn.seat)
             self.attendance.tick(self)
             self.sender.broadcast(self)
 
-    def _refuse_stale(self, conn: Connection, version: int) -> None:
+    def refuse_stale(self, conn: Connection, version: int) -> None:
         """A message made on another version than ``version``: refused, and the state sent."""
         conn.error(
             "stale_version",
@@ -850,7 +719,7 @@ class LiveTable:
         over = game.is_over
         version = game.version
         turn_wall = self.manager.settings.wall_clock()
-        turns = self._turns_due(turn_wall)
+        turns = self.moves.due(self, turn_wall)
 
         def saving() -> asyncio.Future[None]:
             # The action, the moves it made due (a correspondence table) and, after the
@@ -878,50 +747,8 @@ class LiveTable:
         self.changed.set()
         self.attendance.tick(self)  # a deal that ended may need nobody's "next"
         self.sender.broadcast(self)
-        self._tell_turns(turns)
+        self.moves.tell(self, turns)
         self._forget_if_finished()
-
-    def _turns_due(self, since: float) -> list[dict[str, Any]] | None:
-        """A correspondence table's moves due now (rows of the store's ``turns``: the
-        acting seats with an account); None at any other table."""
-        move = self.move_seconds
-        game = self.game
-        if move is None or game is None:
-            return None
-        if game.is_over:
-            return []
-        start = datetime.fromtimestamp(since, UTC)
-        end = datetime.fromtimestamp(since + move, UTC)
-        return [
-            {
-                "seat": seat,
-                "account_id": self.seats[seat].account,
-                "game": self.kind.name,
-                "since": start,
-                "deadline": end,
-            }
-            for seat in sorted(set(game.acting))
-            if self.seats[seat].kind == "human" and self.seats[seat].account is not None
-        ]
-
-    def _tell_turns(self, turns: list[dict[str, Any]] | None) -> None:
-        """Tell the manager's :attr:`TableManager.on_turn` whose move is newly due while
-        they are not at the table (no connection to their seat now), for the mail to them.
-
-        A seat is told once while its moves follow each other (a declaration and the
-        next): it counts as told until its move is no longer due. A move the table
-        answers for the person at once (a forced one) is not told.
-        """
-        if turns is None:
-            return
-        due = {int(row["seat"]) for row in turns}
-        forced = self.driver.forced(self)
-        self._told_due &= due
-        new = sorted(s for s in due - self._told_due if forced is None or forced[1] != s)
-        self._told_due.update(new)
-        away = [seat for seat in new if not self.connected(seat)]
-        if away and self.manager.on_turn is not None:
-            self.manager._spawn(self.manager.on_turn(self, away), f"turn-{self.id}")
 
     def _seats_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.seats]
@@ -939,7 +766,7 @@ class LiveTable:
         if self.withdrawn:
             return
         self.withdrawn = True
-        self.cancel_expiry()
+        self.expiry.cancel()
         log.error("table %s: withdrawn until the store can be read", self.id)
         if self.manager.tables.get(self.id) is self:
             del self.manager.tables[self.id]
