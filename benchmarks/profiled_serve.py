@@ -53,9 +53,9 @@ PARTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (
         "views per seat (the game adapter)",
         (
-            "web/tables.py:state_message",
-            "web/tables.py:_encoded_state",
-            "web/tables.py:summary",
+            "web/livetable.py:state_message",
+            "web/sending.py:encoded_state",
+            "web/livetable.py:summary",
             "games/slobberhannes.py:view",
             "games/slobberhannes.py:encoded_view",
             "games/slobberhannes.py:_shared_view",
@@ -81,12 +81,12 @@ PARTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     (
         "presence, stand-ins, the table's driver",
         (
-            "web/tables.py:_presence_tick",
-            "web/tables.py:_drive",
-            "web/tables.py:_next_tick",
-            "web/tables.py:_plan",
-            "web/tables.py:_forced",
-            "web/tables.py:_standin_due",
+            "web/presence.py:tick",
+            "web/driver.py:drive",
+            "web/presence.py:next_tick",
+            "web/driver.py:plan",
+            "web/driver.py:forced",
+            "web/presence.py:standin_due",
         ),
     ),
     (
@@ -109,7 +109,21 @@ PARTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
             "web/protocol.py:",
         ),
     ),
-    ("the table: its lock, checks, broadcast, log", ("web/tables.py:", "web/app.py:read")),
+    (
+        "the table: its lock, checks, broadcast, log",
+        (
+            "web/livetable.py:",
+            "web/tablemessages.py:",
+            "web/sending.py:",
+            "web/saving.py:",
+            "web/gamelog.py:",
+            "web/tablechat.py:",
+            "web/tablehints.py:",
+            "web/expiry.py:",
+            "web/duemoves.py:",
+            "web/app.py:read",
+        ),
+    ),
 )
 
 

@@ -33,7 +33,7 @@ storage works: once a transaction has failed that way, the writer is
 waiting, until one commits. A table whose write failed for a
 passing reason waits longer, without blocking the loop: it tries again after
 each delay of its :class:`Backoff` until the write is stored
-(:mod:`kartentisch.web.tables`, docs/web.md "When the server cannot save").
+(:mod:`kartentisch.web.saving`, docs/web.md "When the server cannot save").
 """
 
 from __future__ import annotations

@@ -130,11 +130,6 @@ class TableDriver:
             self.bots[seat] = bot
         return bot
 
-    @property
-    def running(self) -> bool:
-        """Whether the driver's task is under way."""
-        return self.task is not None and not self.task.done()
-
     def start(self, table: LiveTable) -> None:
         if table.game is None or table.game.is_over:
             return

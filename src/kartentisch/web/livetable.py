@@ -42,33 +42,24 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from kartentisch.errors import IllegalActionError, KartentischError
+from kartentisch.errors import KartentischError
 from kartentisch.records import ACTORS
 from kartentisch.storage import (
-    StorageError,
     TableStore,
 )
+from kartentisch.web import tablemessages
 from kartentisch.web.adapter import TableGame, TableGameType, is_realtime
 from kartentisch.web.driver import TableDriver
 from kartentisch.web.duemoves import DueMoves
 from kartentisch.web.expiry import TableExpiry
 from kartentisch.web.gamelog import GameLog
-from kartentisch.web.i18n import refusal, translate
+from kartentisch.web.i18n import translate
 from kartentisch.web.lobby import AWAY_POLICIES
 from kartentisch.web.moments import epoch_ms as _epoch_ms
 from kartentisch.web.moments import now as _now
 from kartentisch.web.presence import Attendance
 from kartentisch.web.protocol import (
-    Act,
-    Chat,
     ClientMessage,
-    Hello,
-    Hint,
-    Ping,
-    Pong,
-    Ready,
-    Report,
-    Start,
 )
 from kartentisch.web.realtime import (
     RealtimeRunner,
@@ -319,7 +310,7 @@ class LiveTable:
     def spectator_count(self) -> int:
         return sum(1 for c in self.connections if c.seat is None)
 
-    def _seats_connected(self) -> set[int]:
+    def seats_connected(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
 
     def open_seats(self) -> list[int]:
@@ -442,7 +433,7 @@ class LiveTable:
             self.seats[seat] = Seat("human", name, None, hash_token(token), account)
             self.attendance.away_since[seat] = _now()
             if not self.open_seats():
-                await self._start_locked()
+                await self.start_locked()
             else:
                 await self.saving.stored(
                     self, self.store.save_update(self.id, seats=self._seats_json())
@@ -459,9 +450,9 @@ class LiveTable:
                 raise TableError("bad_token", 403)
             if self.status != "waiting":
                 raise TableError("table_started", 409)
-            await self._start_locked()
+            await self.start_locked()
 
-    async def _start_locked(self) -> None:
+    async def start_locked(self) -> None:
         level = self.kind.default_bot_level
         for i in self.open_seats():
             self.seats[i] = Seat("bot", _bot_name(i, self.seats), level)
@@ -490,48 +481,6 @@ class LiveTable:
         self.sender.broadcast(self)
         self.moves.tell(self, turns)
 
-    async def handle(self, conn: Connection, message: ClientMessage) -> None:
-        """Carry out one parsed client message."""
-        if isinstance(message, Ping):
-            conn.send({"type": "pong", "t": message.t})
-            return
-        if isinstance(message, Pong):
-            if conn.joined and self.runner is not None:
-                self.runner.pong(conn, message.nonce)
-            return
-        if isinstance(message, Hello):
-            await self._hello(conn, message)
-            return
-        if not conn.joined:
-            conn.error("hello_first", translate(conn.lang, "error.hello_first"))
-            return
-        if isinstance(message, Start):
-            if conn.seat is None:
-                conn.error("not_seated", translate(conn.lang, "error.not_seated"))
-                return
-            async with self.lock:
-                if self.status == "expired" or self.overdue:
-                    conn.error("table_expired", translate(conn.lang, "error.table_expired"))
-                    return
-                if self.status != "waiting":
-                    conn.error("table_started", translate(conn.lang, "error.table_started"))
-                    return
-                try:
-                    await self._start_locked()
-                except StorageError:
-                    conn.error("storage_error", translate(conn.lang, "error.storage_error"))
-            return
-        if isinstance(message, Act):
-            await self._act(conn, message)
-        elif isinstance(message, Ready):
-            await self._ready_for_next(conn, message)
-        elif isinstance(message, Chat):
-            self.chat.say(self, conn, message)
-        elif isinstance(message, Report):
-            await self._report(conn, message)
-        elif isinstance(message, Hint):
-            self.hinting.ask(self, conn, message)
-
     @property
     def hints(self) -> bool:
         """Whether the host allowed hints (never at a rated table)."""
@@ -542,76 +491,15 @@ class LiveTable:
         """``separate`` (spectators talk among themselves) or ``off`` (the host's choice)."""
         return "off" if self.settings.get("spectator_chat") == "off" else "separate"
 
-    async def _report(self, conn: Connection, message: Report) -> None:
-        """Keep a chat message ``conn`` could read for the admin (``kartentisch admin reports``)."""
-        said = next((m for m in self.chat.history(conn) if m["id"] == message.id), None)
-        if said is None:
-            conn.error("no_such_chat", translate(conn.lang, "error.no_such_chat"))
-            return
-        await self.manager.chat_reported(self, said, conn.seat)
-        conn.send({"type": "reported", "id": message.id})
-
-    async def _hello(self, conn: Connection, hello: Hello) -> None:
-        if hello.lang is not None:
-            conn.lang = hello.lang
-        if self.status == "expired":
-            conn.error("table_expired", translate(conn.lang, "error.table_expired"))
-            conn.close()
-            return
-        seat: int | None = None
-        if hello.token is not None:
-            seat = self.seat_of_token(hello.token)
-            if seat is None:
-                # Refused, and nothing else changes: the connection may say hello again.
-                conn.error("bad_token", translate(conn.lang, "error.bad_token"))
-                return
-        was_connected = conn.seat is not None and conn.joined
-        old_seat = conn.seat
-        seats_before = self._seats_connected()
-        conn.seat = seat
-        conn.joined = True
-        self.connections.add(conn)
-        self.gamelog.wanted[conn] = (hello.log_epoch, hello.log_from or 0)
-        if seat is not None:
-            self.attendance.away_since.pop(seat, None)
-            if self.seats[seat].kind == "human":
-                self.attendance.people_seen = True
-                self.expiry.came(self)
-        if was_connected and old_seat is not None and old_seat != seat:
-            self._left(old_seat)
-        changed = self.attendance.tick(self)
-        self.changed.set()
-        if changed or self._seats_connected() != seats_before:
-            self.sender.broadcast(self)  # a seat came (or went): everyone is told
-        else:
-            # A spectator, or a seat's further connection: nothing the others see changed
-            # but the spectator count, which follows (:meth:`StateSender.spectators_changed`).
-            self.sender.send_state(self, conn)
-            self.sender.spectators_changed(self)
-        if self.runner is not None:
-            self.runner.joined(conn)
-        self.chat.send_history(conn)
+    async def handle(self, conn: Connection, message: ClientMessage) -> None:
+        """Carry out one parsed client message (:func:`tablemessages.handle`)."""
+        await tablemessages.handle(self, conn, message)
 
     def detach(self, conn: Connection) -> None:
-        """A connection closed: the seat stays reserved; a bot may take over after the grace."""
-        if conn not in self.connections:
-            return
-        seats_before = self._seats_connected()
-        self.connections.discard(conn)
-        self.gamelog.wanted.pop(conn, None)
-        conn.close()
-        if conn.seat is not None:
-            self._left(conn.seat)
-        changed = self.attendance.tick(self)
-        self.changed.set()
-        if changed or self._seats_connected() != seats_before:
-            self.sender.broadcast(self)
-        else:
-            self.sender.spectators_changed(self)  # a spectator (or a seat's second connection) left
-        self._forget_if_finished()
-        self.manager._gc.closed()
+        """A connection closed (:func:`tablemessages.detach`)."""
+        tablemessages.detach(self, conn)
 
-    def _forget_if_finished(self) -> None:
+    def forget_if_finished(self) -> None:
         """A finished table that nobody watches leaves memory (``get`` reads it from the store)."""
         if self.status == "finished":
             self.changed.set()  # the driver's task ends (it refers to the table)
@@ -621,74 +509,6 @@ class LiveTable:
             # A real-time table and its runner refer to each other: parted, both are freed
             # at once instead of at the next full garbage collection (rare while serving).
             self.runner = None
-
-    def _left(self, seat: int) -> None:
-        if not self.connected(seat):
-            self.attendance.away_since[seat] = _now()
-
-    async def _act(self, conn: Connection, act: Act) -> None:
-        lang = conn.lang
-        if conn.seat is None:
-            conn.error("not_seated", translate(lang, "error.not_seated"))
-            return
-        if self.storage_waiting:
-            # (At once: the change that waits holds the lock until it is stored.)
-            conn.error("storage_wait", translate(lang, "error.storage_wait"))
-            return
-        async with self.lock:
-            game = self.game
-            if game is None:
-                conn.error("not_started", translate(lang, "error.not_started"))
-                return
-            if game.is_over:
-                conn.error("table_over", translate(lang, "error.table_over"))
-                return
-            if self.runner is None and act.version != game.version:
-                self.refuse_stale(conn, game.version)
-                return
-            if self.paused:
-                conn.error("table_paused", translate(lang, "error.table_paused"))
-                return
-            if self.attendance.between_deals(self) is not None:
-                conn.error(
-                    "between_deals", translate(lang, "error.between_deals"), version=game.version
-                )
-                return
-            if self.runner is not None:
-                # Real time: the version names the card the action was made on.
-                self.runner.act(conn, act)
-                return
-            try:
-                await self.apply(conn.seat, act.action)
-            except IllegalActionError as exc:
-                conn.error(exc.rule, refusal(exc, lang), version=game.version)
-            except StorageFailure:
-                conn.error("storage_error", translate(lang, "error.storage_error"))
-
-    async def _ready_for_next(self, conn: Connection, ready: Ready) -> None:
-        """Between deals: the seat is ready for the next one."""
-        lang = conn.lang
-        if conn.seat is None:
-            conn.error("not_seated", translate(lang, "error.not_seated"))
-            return
-        async with self.lock:
-            game = self.game
-            if game is None:
-                conn.error("not_started", translate(lang, "error.not_started"))
-                return
-            if self.attendance.between_deals(self) is None:
-                conn.error(
-                    "not_between_deals",
-                    translate(lang, "error.not_between_deals"),
-                    version=game.version,
-                )
-                return
-            if ready.version != game.version:
-                self.refuse_stale(conn, game.version)
-                return
-            self.attendance.ready.add(conn.seat)
-            self.attendance.tick(self)
-            self.sender.broadcast(self)
 
     def refuse_stale(self, conn: Connection, version: int) -> None:
         """A message made on another version than ``version``: refused, and the state sent."""
@@ -748,7 +568,7 @@ class LiveTable:
         self.attendance.tick(self)  # a deal that ended may need nobody's "next"
         self.sender.broadcast(self)
         self.moves.tell(self, turns)
-        self._forget_if_finished()
+        self.forget_if_finished()
 
     def _seats_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.seats]

@@ -195,7 +195,7 @@ class TableManager:
         table = self._from_stored(stored)
         if table.status not in ("waiting", "playing"):
             # Finished or expired: nothing changes any more, not kept in memory
-            # (see _forget_if_finished).
+            # (see LiveTable.forget_if_finished).
             return table
         self._keep(table, stored)
         return table
@@ -462,7 +462,7 @@ class TableManager:
             table.attendance.away_since[you] = _now()
         if not table.open_seats():
             async with table.lock:
-                await table._start_locked()
+                await table.start_locked()
         return table, you, token
 
     async def close(self) -> None:

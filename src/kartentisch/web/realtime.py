@@ -598,7 +598,7 @@ class RealtimeRunner:
         self.table.broadcast()
         self.notify()
         # Nobody watches (the bots played to the end): the table leaves memory now.
-        self.table._forget_if_finished()
+        self.table.forget_if_finished()
 
     def _track(self, now: int) -> bool:
         """Note when a new card appeared and when a new chance to turn began."""

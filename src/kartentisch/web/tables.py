@@ -8,7 +8,18 @@ The parts, each in a module of its own:
   and restores tables, and :func:`rebuild` (a stored table replayed);
 - :mod:`kartentisch.web.settings`: :class:`ServerSettings`, how the server runs.
 
-This module names them all in one place for those who use them.
+A live table's own parts: its client messages
+(:mod:`~kartentisch.web.tablemessages`), the state sent to its connections
+(:mod:`~kartentisch.web.sending`), its changes stored
+(:mod:`~kartentisch.web.saving`), presence, pause and the wait between deals
+(:mod:`~kartentisch.web.presence`), the driver of automatic turns
+(:mod:`~kartentisch.web.driver`), the game log (:mod:`~kartentisch.web.gamelog`),
+chat and hints (:mod:`~kartentisch.web.tablechat`,
+:mod:`~kartentisch.web.tablehints`), a waiting table's expiry
+(:mod:`~kartentisch.web.expiry`) and a correspondence table's moves due
+(:mod:`~kartentisch.web.duemoves`).
+
+This module names the first three's classes in one place for those who use them.
 """
 
 from __future__ import annotations
