@@ -242,3 +242,40 @@ def test_one_game_calls(game: str) -> None:
         batch.observe_seat(1, s, obs, mask)
         assert not mask.any()
     assert batch.play_one(1, int(legal[0])) == -1  # over: nothing is legal
+
+
+@needs_compiled_slobberhannes
+@needs_compiled_doppelkopf
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+def test_observe_new_gives_new_arrays(game: str) -> None:
+    """observe_new: what observe_seat writes, in two new arrays made by the allocator
+    given (numpy.empty), as the environments' observation dict; its errors."""
+    bare = raw_env(game)
+    bare.reset(seed=3)
+    batch = bare._batch
+    float32, int8 = np.dtype(np.float32), np.dtype(np.int8)
+    obs = np.empty(batch.obs_size, np.float32)
+    mask = np.empty(bare.num_actions, np.int8)
+    for seat in range(bare.num_seats):
+        batch.observe_seat(0, seat, obs, mask)
+        first = batch.observe_new(0, seat, np.empty, float32, int8)
+        second = batch.observe_new(0, seat, np.empty, float32, int8)
+        assert list(first) == ["observation", "action_mask"]
+        for got in (first, second):
+            assert got["observation"].dtype == np.float32
+            assert got["action_mask"].dtype == np.int8
+            np.testing.assert_array_equal(got["observation"], obs)
+            np.testing.assert_array_equal(got["action_mask"], mask)
+        for key in first:
+            assert first[key].flags.owndata and first[key].flags.writeable
+            assert not np.shares_memory(first[key], second[key])
+    with pytest.raises(ValueError, match="seat"):
+        batch.observe_new(0, bare.num_seats, np.empty, float32, int8)
+    with pytest.raises(IndexError):
+        batch.observe_new(1, 0, np.empty, float32, int8)
+    with pytest.raises(ValueError, match="bytes"):
+        batch.observe_new(0, 0, np.empty, np.dtype(np.float64), int8)
+    with pytest.raises(TypeError, match="5 arguments"):
+        batch.observe_new(0, 0, np.empty, float32)
+    with pytest.raises(TypeError):
+        batch.observe_new(0, 0, None, float32, int8)  # not callable

@@ -182,6 +182,7 @@ def _trace(made: Any, seed: int, episodes: int) -> list[Any]:
                 continue
             mask = observation["action_mask"]
             roll = rng.random()
+            action: Any
             if roll < 0.01:
                 action = int(np.flatnonzero(mask == 0)[0])  # illegal: the episode ends
             elif roll < 0.02:
@@ -209,6 +210,100 @@ def test_wrapped_env_behaves_as_pettingzoos_wrappers(
     fast = env(game, options)
     assert str(fast) == str(_plain_wrapped(game, options))
     assert _trace(fast, 9, episodes) == _trace(_plain_wrapped(game, options), 9, episodes)
+
+
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+@pytest.mark.parametrize("make", [raw_env, env, _plain_wrapped])
+def test_observations_are_new_arrays(game: str, make: Any) -> None:
+    """Every observation (``last`` and ``observe``) is arrays of its own: kept ones stay
+    as they were while the deal goes on."""
+    made = make(game, None)
+    made.reset(seed=4)
+    rng = random.Random(4)
+    kept: list[tuple[dict[str, Any], dict[str, np.ndarray]]] = []
+    for _ in range(12):
+        observation = made.last()[0]
+        other = made.observe(made.possible_agents[0])
+        for got in (observation, other):
+            kept.append((got, {key: value.copy() for key, value in got.items()}))
+        made.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    arrays = [value for got, _ in kept for value in got.values()]
+    for i, first in enumerate(arrays):
+        assert all(not np.shares_memory(first, second) for second in arrays[i + 1 :])
+    for got, copy in kept:
+        for key, value in copy.items():
+            np.testing.assert_array_equal(got[key], value)
+
+
+def _edited_mask_trace(made: Any, flip: str) -> list[Any]:
+    """The agent edits the mask it was given before stepping: ``drop`` clears a legal
+    action and plays it, ``add`` sets an illegal one and plays that."""
+    made.reset(seed=6)
+    out: list[Any] = []
+    observation = made.last()[0]
+    for _ in range(5):
+        made.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        observation = made.last()[0]
+    mask = observation["action_mask"]
+    if flip == "drop":
+        action = int(np.flatnonzero(mask)[0])
+        mask[action] = 0
+    else:
+        action = int(np.flatnonzero(mask == 0)[0])
+        mask[action] = 1
+    agent = made.agent_selection
+    try:
+        made.step(action)
+    except ValueError as error:  # IllegalActionError
+        out.append(("raised", type(error).__name__))
+    out.append((agent, made.agent_selection, dict(made.rewards), dict(made.terminations)))
+    out.append((dict(made.truncations), dict(made._cumulative_rewards), list(made.agents)))
+    return out
+
+
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+@pytest.mark.parametrize("flip", ["drop", "add"])
+def test_wrapped_env_judges_by_the_mask_given(game: str, flip: str) -> None:
+    """The short way judges an action by the mask the agent was given, as
+    TerminateIllegalWrapper does (not by the game): a legal action cleared from the
+    mask ends the deal as illegal; an illegal one set in it reaches the game, which
+    refuses it."""
+    fast = _edited_mask_trace(env(game), flip)
+    assert fast == _edited_mask_trace(_plain_wrapped(game, None), flip)
+    if flip == "drop":
+        assert all(fast[-2][3].values())  # terminated, as for an illegal action
+    else:
+        assert fast[0] == ("raised", "IllegalActionError")
+
+
+class _CountingEnv(SlobberhannesEnv):
+    """Overrides observe and step: ``last`` and the wrappers' short way call them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = {"observe": 0, "step": 0}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        self.calls["observe"] += 1
+        return super().observe(agent)
+
+    def step(self, action: int | None) -> None:
+        self.calls["step"] += 1
+        super().step(action)
+
+
+def test_overridden_observe_and_step_are_called() -> None:
+    from kartentisch.interop.pettingzoo import _wrap
+
+    bare = _CountingEnv()
+    wrapped = _wrap(bare)
+    for made in (bare, wrapped):
+        bare.calls = {"observe": 0, "step": 0}
+        made.reset(seed=8)
+        for _ in range(6):
+            observation = made.last()[0]
+            made.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        assert bare.calls == {"observe": 6, "step": 6}
 
 
 def test_wrapped_env_guards_before_reset() -> None:

@@ -537,6 +537,65 @@ static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize
     return result;
 }
 
+/* The keys of observe_new's dict (interned at import). */
+static PyObject *KEY_OBSERVATION, *KEY_ACTION_MASK;
+
+/* empty(size, dtype): a new array from the allocator observe_new is given. */
+static PyObject *new_array(PyObject *empty, Py_ssize_t size, PyObject *dtype) {
+    PyObject *n = PyLong_FromSsize_t(size);
+    if (!n) return NULL;
+    PyObject *call[2] = {n, dtype};
+    PyObject *out = PyObject_Vectorcall(empty, call, 2, NULL);
+    Py_DECREF(n);
+    return out;
+}
+
+/* observe_new(i, seat, empty, float32, int8) -> {"observation": ..., "action_mask": ...}:
+ * observe_seat into two new arrays, empty(obs_size, float32) and empty(actions, int8)
+ * (numpy.empty and numpy's dtypes from the caller: the module builds without NumPy). */
+static PyObject *Batch_observe_new(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "observe_new(i, seat, empty, float32, int8) takes 5 arguments");
+        return NULL;
+    }
+    const Rules *r = &self->rules;
+    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
+    long seat = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+    if (seat < 0 || seat >= r->n) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a seat", seat);
+        return NULL;
+    }
+    PyObject *obs = new_array(args[2], r->obs_size, args[3]);
+    if (!obs) return NULL;
+    PyObject *mask = new_array(args[2], 32, args[4]);
+    if (!mask) {
+        Py_DECREF(obs);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_buffer ob, mb;
+    if (PyObject_GetBuffer(obs, &ob, PyBUF_WRITABLE) == 0) {
+        if (PyObject_GetBuffer(mask, &mb, PyBUF_WRITABLE) == 0) {
+            if (need(&ob, (Py_ssize_t)sizeof(float) * r->obs_size, "observation") &&
+                need(&mb, 32, "action_mask")) {
+                observe_as(r, &self->games[i], (int)seat, ob.buf, mb.buf);
+                result = PyDict_New();
+            }
+            PyBuffer_Release(&mb);
+        }
+        PyBuffer_Release(&ob);
+    }
+    if (result && (PyDict_SetItem(result, KEY_OBSERVATION, obs) < 0 ||
+                   PyDict_SetItem(result, KEY_ACTION_MASK, mask) < 0)) {
+        Py_CLEAR(result);
+    }
+    Py_DECREF(obs);
+    Py_DECREF(mask);
+    return result;
+}
+
 static PyObject *Batch_obs_size(Batch *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->rules.obs_size);
@@ -555,6 +614,8 @@ static PyMethodDef Batch_methods[] = {
     {"last_rewards", (PyCFunction)Batch_last_rewards, METH_NOARGS, "The last play_one's rewards."},
     {"observe_seat", (PyCFunction)(void (*)(void))Batch_observe_seat, METH_FASTCALL,
      "One seat's observation."},
+    {"observe_new", (PyCFunction)(void (*)(void))Batch_observe_new, METH_FASTCALL,
+     "One seat's observation in new arrays, as a dict."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -580,6 +641,9 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_vecslob",
 
 PyMODINIT_FUNC PyInit__vecslob(void) {
     init_seed_base();
+    KEY_OBSERVATION = PyUnicode_InternFromString("observation");
+    KEY_ACTION_MASK = PyUnicode_InternFromString("action_mask");
+    if (!KEY_OBSERVATION || !KEY_ACTION_MASK) return NULL;
     if (PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;

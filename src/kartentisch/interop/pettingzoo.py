@@ -99,6 +99,12 @@ __all__ = [
 Observation = dict[str, Any]
 Backend = Literal["auto", "c", "python"]
 
+#: The observation's and the mask's dtypes, made once, for the compiled game's
+#: ``observe_new`` (it makes both arrays with ``np.empty``, a dtype object given).
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
+_empty = np.empty
+
 
 def _use_compiled(backend: str, game: str, supported: bool) -> bool:
     """Whether an environment plays on the compiled game (``backend``: auto, c or python)."""
@@ -168,6 +174,10 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self._deal_dealer = 0
         self._actions: list[int] = []  # the action ids of the deal, for the lazy table
         self._obs_size = layout.size
+        #: ``last`` (and the wrappers of :func:`env`) may inline ``observe`` and
+        #: ``step``'s compiled path where no subclass overrides them.
+        self._inline_observe = type(self).observe is TrickGameEnv.observe
+        self._inline_step = type(self).step is TrickGameEnv.step
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
@@ -227,8 +237,8 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self._no_rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards = self._no_rewards.copy()
         self._cumulative_rewards = self._no_rewards.copy()
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         seat: int | None
         if self._batch is not None:
@@ -248,12 +258,32 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
-        if self._fast:
-            obs = np.empty(self._obs_size, np.float32)
-            mask = np.empty(self.num_actions, np.int8)
-            self._batch.observe_seat(0, self._seat_of[agent], obs, mask)
-            return {"observation": obs, "action_mask": mask}
+        if self._fast:  # new arrays, written by the compiled game
+            return self._batch.observe_new(  # type: ignore[no-any-return]
+                0, self._seat_of[agent], _empty, _FLOAT32, _INT8
+            )
         return self._observe_table(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As :meth:`AECEnv.last`; on the compiled game with :meth:`observe` inlined
+        (unless a subclass overrides ``observe``)."""
+        agent = self.agent_selection
+        if observe:
+            if self._fast and self._inline_observe:
+                observation: Any = self._batch.observe_new(
+                    0, self._seat_of[agent], _empty, _FLOAT32, _INT8
+                )
+            else:
+                observation = self.observe(agent)
+        else:
+            observation = None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _observe_table(self, agent: str) -> Observation:
         """``observe`` on the engine's table."""
@@ -267,25 +297,26 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} is to act: give an action id, not None")
-        action = int(action)
+        if type(action) is not int:
+            if action is None:
+                raise ValueError(f"{agent} is to act: give an action id, not None")
+            action = int(action)
         if self._fast:
-            code = self._batch.play_one(0, action)
+            code: int = self._batch.play_one(0, action)
             if code >= 0:
                 # Played: code is the next seat (num_seats: the deal is over), +256 if scored.
                 self._cumulative_rewards[agent] = 0.0
                 self._actions.append(action)
-                if code & 256:
+                if code < 256:
+                    self.rewards = self._no_rewards.copy()
+                else:
                     self.rewards = dict(zip(self.agents, self._batch.last_rewards(), strict=True))
                     self._accumulate_rewards()
+                    code -= 256
+                if code == self.num_seats:
+                    self.terminations = dict.fromkeys(self.agents, True)
                 else:
-                    self.rewards = self._no_rewards.copy()
-                seat = code & 255
-                if seat == self.num_seats:
-                    self.terminations = {name: True for name in self.agents}
-                else:
-                    self.agent_selection = self.possible_agents[seat]
+                    self.agent_selection = self.possible_agents[code]
                 return
             # Not legal: the engine's table refuses it (with its error) below.
         table = self.table
@@ -307,7 +338,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         seat = table.to_move
         if seat is None:
-            self.terminations = {name: True for name in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[seat]
 
@@ -512,7 +543,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     ``observe``, ``last`` and ``step`` do what the three wrappers do one after the
     other; where that is more than the common case (before a reset, an agent
     that is done, an action out of bounds or not legal, after an illegal one)
-    they hand over to the wrappers themselves. The short way needs
+    they hand over to the wrappers themselves. Legal means what the mask the
+    agent was given says, as for TerminateIllegalWrapper. On the compiled game,
+    ``last`` makes the observation and ``step`` plays a legal action itself,
+    as the bare environment's ``observe`` and ``step`` would (unless a subclass
+    overrides those: then they are called). The short way needs
     TerminateIllegalWrapper's bookkeeping as PettingZoo 1.25–1.27 keep it (the
     last observation of the agent to act); without it every call goes through
     the wrappers.
@@ -551,9 +586,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         bare = self._bare
         agent = bare.agent_selection
         info = bare.infos[agent]
-        obs = None
+        obs: Any = None
         if observe:  # as self.observe(agent): the agent to act's observation noted
-            obs = illegal._prev_obs = bare.observe(agent)
+            if bare._fast and bare._inline_observe:  # bare.observe(agent), inlined
+                obs = bare._batch.observe_new(0, bare._seat_of[agent], _empty, _FLOAT32, _INT8)
+            else:
+                obs = bare.observe(agent)
+            illegal._prev_obs = obs
             illegal._prev_info = info
         return (
             obs,
@@ -565,26 +604,46 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         illegal = self._illegal
-        bare = self._bare
-        if (
-            illegal is not None
-            and self._has_reset
-            and bare.agents
-            and not illegal._terminated
-            and type(action) is int
-            and 0 <= action < bare.num_actions
-            and isinstance(illegal._prev_obs, dict)
-        ):
-            agent = bare.agent_selection
-            mask = illegal._prev_obs["action_mask"]
-            if not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
-                # In bounds, legal, the agent to act alive: what the three wrappers
-                # do then is to note the step and forget the observation.
-                self._has_updated = True
-                illegal._prev_obs = None
-                illegal._prev_info = None
-                bare.step(action)
-                return
+        if illegal is not None and type(action) is int and self._has_reset:
+            bare = self._bare
+            prev = illegal._prev_obs
+            if (
+                type(prev) is dict
+                and not illegal._terminated
+                and bare.agents
+                and 0 <= action < bare.num_actions
+            ):
+                agent = bare.agent_selection
+                if (
+                    not bare.terminations[agent]
+                    and not bare.truncations[agent]
+                    and prev["action_mask"][action]
+                ):
+                    # In bounds, legal, the agent to act alive: what the three wrappers
+                    # do then is to note the step, forget the observation and step.
+                    self._has_updated = True
+                    illegal._prev_obs = None
+                    illegal._prev_info = None
+                    if bare._fast and bare._inline_step:  # bare.step's fast path, inlined
+                        code: int = bare._batch.play_one(0, action)
+                        if code >= 0:
+                            bare._cumulative_rewards[agent] = 0.0
+                            bare._actions.append(action)
+                            if code < 256:
+                                bare.rewards = bare._no_rewards.copy()
+                            else:
+                                bare.rewards = dict(
+                                    zip(bare.agents, bare._batch.last_rewards(), strict=True)
+                                )
+                                bare._accumulate_rewards()
+                                code -= 256
+                            if code == bare.num_seats:
+                                bare.terminations = dict.fromkeys(bare.agents, True)
+                            else:
+                                bare.agent_selection = bare.possible_agents[code]
+                            return
+                    bare.step(action)
+                    return
         super().step(action)
 
 
