@@ -174,10 +174,9 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         self._deal_dealer = 0
         self._actions: list[int] = []  # the action ids of the deal, for the lazy table
         self._obs_size = layout.size
-        #: ``last`` (and the wrappers of :func:`env`) may inline ``observe`` and
-        #: ``step``'s compiled path where no subclass overrides them.
+        #: ``last`` (and the wrappers of :func:`env`) may inline ``observe`` where no
+        #: subclass overrides it.
         self._inline_observe = type(self).observe is TrickGameEnv.observe
-        self._inline_step = type(self).step is TrickGameEnv.step
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
@@ -545,9 +544,9 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     that is done, an action out of bounds or not legal, after an illegal one)
     they hand over to the wrappers themselves. Legal means what the mask the
     agent was given says, as for TerminateIllegalWrapper. On the compiled game,
-    ``last`` makes the observation and ``step`` plays a legal action itself,
-    as the bare environment's ``observe`` and ``step`` would (unless a subclass
-    overrides those: then they are called). The short way needs
+    ``last`` makes the observation itself, as the bare environment's ``observe``
+    would (unless a subclass overrides it: then it is called); ``step`` hands a
+    legal action to the bare environment's ``step``. The short way needs
     TerminateIllegalWrapper's bookkeeping as PettingZoo 1.25–1.27 keep it (the
     last observation of the agent to act); without it every call goes through
     the wrappers.
@@ -624,24 +623,6 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                     self._has_updated = True
                     illegal._prev_obs = None
                     illegal._prev_info = None
-                    if bare._fast and bare._inline_step:  # bare.step's fast path, inlined
-                        code: int = bare._batch.play_one(0, action)
-                        if code >= 0:
-                            bare._cumulative_rewards[agent] = 0.0
-                            bare._actions.append(action)
-                            if code < 256:
-                                bare.rewards = bare._no_rewards.copy()
-                            else:
-                                bare.rewards = dict(
-                                    zip(bare.agents, bare._batch.last_rewards(), strict=True)
-                                )
-                                bare._accumulate_rewards()
-                                code -= 256
-                            if code == bare.num_seats:
-                                bare.terminations = dict.fromkeys(bare.agents, True)
-                            else:
-                                bare.agent_selection = bare.possible_agents[code]
-                            return
                     bare.step(action)
                     return
         super().step(action)
