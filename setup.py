@@ -60,7 +60,10 @@ def c_kernels() -> list[Extension]:
         Extension(
             f"kartentisch.interop.{name}",
             sources=[f"src/kartentisch/interop/{name}.c"],
-            depends=["src/kartentisch/interop/_mt.h"],  # the shared Mersenne Twister
+            depends=[
+                "src/kartentisch/interop/_mt.h",  # the shared Mersenne Twister
+                "src/kartentisch/interop/_obs.h",  # observe_new's arrays and dict
+            ],
             extra_compile_args=["-O3"],
             optional=True,
         )

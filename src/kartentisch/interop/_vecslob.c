@@ -29,6 +29,7 @@
 #define QC_ID 2
 
 #include "_mt.h"
+#include "_obs.h"
 
 /* -- the game ------------------------------------------------------------------------ */
 
@@ -504,6 +505,36 @@ static PyObject *Batch_last_rewards(Batch *self, PyObject *unused) {
     return out;
 }
 
+/* The game index and seat of observe_seat's and observe_new's first two arguments: 0,
+ * or -1 with the error set. */
+static int game_and_seat(Batch *self, PyObject *const *args, Py_ssize_t *i, long *seat) {
+    *i = PyLong_AsSsize_t(args[0]);
+    *seat = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, *i)) return -1;
+    if (*seat < 0 || *seat >= self->rules.n) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a seat", *seat);
+        return -1;
+    }
+    return 0;
+}
+
+/* Game ``i`` as ``seat`` sees it, written into the writable arrays ``obs`` and ``mask``:
+ * 0, or -1 with the error set. */
+static int write_observation(Batch *self, Py_ssize_t i, long seat, PyObject *obs, PyObject *mask) {
+    Py_buffer ob, mb;
+    if (PyObject_GetBuffer(obs, &ob, PyBUF_WRITABLE) < 0) return -1;
+    if (PyObject_GetBuffer(mask, &mb, PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&ob);
+        return -1;
+    }
+    int ok = need(&ob, (Py_ssize_t)sizeof(float) * self->rules.obs_size, "observation") &&
+             need(&mb, 32, "action_mask");
+    if (ok) observe_as(&self->rules, &self->games[i], (int)seat, ob.buf, mb.buf);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&mb);
+    return ok ? 0 : -1;
+}
+
 /* observe_seat(i, seat, observation, action_mask): game ``i`` as ``seat`` sees it (the
  * mask all 0 unless ``seat`` is to move), also after the deal is over. */
 static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -512,42 +543,11 @@ static PyObject *Batch_observe_seat(Batch *self, PyObject *const *args, Py_ssize
                         "observe_seat(i, seat, observation, action_mask) takes 4 arguments");
         return NULL;
     }
-    const Rules *r = &self->rules;
-    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
-    long seat = PyLong_AsLong(args[1]);
-    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
-    if (seat < 0 || seat >= r->n) {
-        PyErr_Format(PyExc_ValueError, "seat %ld is not a seat", seat);
+    Py_ssize_t i;
+    long seat;
+    if (game_and_seat(self, args, &i, &seat) < 0 || write_observation(self, i, seat, args[2], args[3]) < 0)
         return NULL;
-    }
-    Py_buffer obs, mask;
-    if (PyObject_GetBuffer(args[2], &obs, PyBUF_WRITABLE) < 0) return NULL;
-    if (PyObject_GetBuffer(args[3], &mask, PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&obs);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    if (need(&obs, (Py_ssize_t)sizeof(float) * r->obs_size, "observation") && need(&mask, 32, "action_mask")) {
-        observe_as(r, &self->games[i], (int)seat, obs.buf, mask.buf);
-        result = Py_None;
-        Py_INCREF(result);
-    }
-    PyBuffer_Release(&obs);
-    PyBuffer_Release(&mask);
-    return result;
-}
-
-/* The keys of observe_new's dict (interned at import). */
-static PyObject *KEY_OBSERVATION, *KEY_ACTION_MASK;
-
-/* empty(size, dtype): a new array from the allocator observe_new is given. */
-static PyObject *new_array(PyObject *empty, Py_ssize_t size, PyObject *dtype) {
-    PyObject *n = PyLong_FromSsize_t(size);
-    if (!n) return NULL;
-    PyObject *call[2] = {n, dtype};
-    PyObject *out = PyObject_Vectorcall(empty, call, 2, NULL);
-    Py_DECREF(n);
-    return out;
+    Py_RETURN_NONE;
 }
 
 /* observe_new(i, seat, empty, float32, int8) -> {"observation": ..., "action_mask": ...}:
@@ -559,40 +559,16 @@ static PyObject *Batch_observe_new(Batch *self, PyObject *const *args, Py_ssize_
                         "observe_new(i, seat, empty, float32, int8) takes 5 arguments");
         return NULL;
     }
-    const Rules *r = &self->rules;
-    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
-    long seat = PyLong_AsLong(args[1]);
-    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
-    if (seat < 0 || seat >= r->n) {
-        PyErr_Format(PyExc_ValueError, "seat %ld is not a seat", seat);
-        return NULL;
-    }
-    PyObject *obs = new_array(args[2], r->obs_size, args[3]);
+    Py_ssize_t i;
+    long seat;
+    if (game_and_seat(self, args, &i, &seat) < 0) return NULL;
+    PyObject *obs = new_array(args[2], self->rules.obs_size, args[3]);
     if (!obs) return NULL;
     PyObject *mask = new_array(args[2], 32, args[4]);
-    if (!mask) {
-        Py_DECREF(obs);
-        return NULL;
-    }
     PyObject *result = NULL;
-    Py_buffer ob, mb;
-    if (PyObject_GetBuffer(obs, &ob, PyBUF_WRITABLE) == 0) {
-        if (PyObject_GetBuffer(mask, &mb, PyBUF_WRITABLE) == 0) {
-            if (need(&ob, (Py_ssize_t)sizeof(float) * r->obs_size, "observation") &&
-                need(&mb, 32, "action_mask")) {
-                observe_as(r, &self->games[i], (int)seat, ob.buf, mb.buf);
-                result = PyDict_New();
-            }
-            PyBuffer_Release(&mb);
-        }
-        PyBuffer_Release(&ob);
-    }
-    if (result && (PyDict_SetItem(result, KEY_OBSERVATION, obs) < 0 ||
-                   PyDict_SetItem(result, KEY_ACTION_MASK, mask) < 0)) {
-        Py_CLEAR(result);
-    }
+    if (mask && write_observation(self, i, seat, obs, mask) == 0) result = observation_dict(obs, mask);
     Py_DECREF(obs);
-    Py_DECREF(mask);
+    Py_XDECREF(mask);
     return result;
 }
 
@@ -641,9 +617,7 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_vecslob",
 
 PyMODINIT_FUNC PyInit__vecslob(void) {
     init_seed_base();
-    KEY_OBSERVATION = PyUnicode_InternFromString("observation");
-    KEY_ACTION_MASK = PyUnicode_InternFromString("action_mask");
-    if (!KEY_OBSERVATION || !KEY_ACTION_MASK) return NULL;
+    if (init_observation_keys() < 0) return NULL;
     if (PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;
