@@ -12,7 +12,11 @@ variants that the CLI has no level for: ``strong`` (the default bot),
 announcements, ``bidding=False``), ``expert``, ``heuristic``, and
 ``strong-noannounce`` / ``strong-nodeclare`` (only one half of the bidding),
 ``strong-early`` (the strong bot with the early search by playouts,
-``early_playouts=32``, off by default).
+``early_playouts=32``, off by default), ``strong-early-solve`` (the same early
+search, each card's deals played on by the heuristic bot only until the exact
+search takes over and valued there by it: ``early_leaf="solve"``). ``--log FILE``
+writes the summary so far after every chunk of deals (partial figures of a
+long match).
 
 Run: ``python benchmarks/doppelkopf_bidding.py timing --deals 8 --levels strong,expert``
 or ``python benchmarks/doppelkopf_bidding.py match --bots strong,strong-old,strong,strong-old
@@ -36,7 +40,13 @@ from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 
 #: Cards in hand above which the strong bot's exact search has not started.
 _EXACT_TRICKS = 6
-_VARIANTS = ("strong-old", "strong-noannounce", "strong-nodeclare", "strong-early")
+_VARIANTS = (
+    "strong-old",
+    "strong-noannounce",
+    "strong-nodeclare",
+    "strong-early",
+    "strong-early-solve",
+)
 
 
 class _Half(StrongDoppelkopfBot):
@@ -63,6 +73,8 @@ def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot
         return StrongDoppelkopfBot(seed, bidding=False)
     if game == "doppelkopf" and level == "strong-early":
         return StrongDoppelkopfBot(seed, early_playouts=32)
+    if game == "doppelkopf" and level == "strong-early-solve":
+        return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve")
     if game == "doppelkopf" and level == "strong-noannounce":
         return _Half(seed, declare=True)
     if game == "doppelkopf" and level == "strong-nodeclare":
@@ -131,6 +143,30 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
     return out
 
 
+def match(
+    levels: list[str],
+    deals: int,
+    seed: int,
+    options: dict[str, Any],
+    jobs: int,
+    log: str | None,
+) -> dict[str, Any]:
+    """A duplicate match as :func:`tournament.run_tournament` plays it (the same
+    chunks and deals), the summary of the deals so far written to ``log`` after
+    each chunk."""
+    opts = {"players": len(levels), **options}
+    per_deal: list[list[list[float]]] = []
+    work = tournament._work("doppelkopf", levels, seed, deals, opts, jobs)
+    summary: dict[str, Any] = {}
+    for chunk in tournament.map_jobs(tournament._play_chunk, work, jobs):
+        per_deal.extend(chunk)
+        summary = tournament._summarise("doppelkopf", levels, seed, per_deal).to_dict()
+        if log:
+            with open(log, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=1)
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode")
@@ -145,19 +181,13 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--jobs", type=int, default=1)
     m.add_argument("--preset", default="house")
+    m.add_argument("--log", default=None, help="write the summary so far after every chunk")
     args = parser.parse_args()
     if args.mode == "match":
         _install()
         options = {} if args.preset == "house" else {"preset": args.preset}
-        result = tournament.run_tournament(
-            "doppelkopf",
-            args.bots.split(","),
-            deals=args.deals,
-            seed=args.seed,
-            options=options,
-            jobs=args.jobs,
-        )
-        print(json.dumps(result.to_dict(), indent=1))
+        result = match(args.bots.split(","), args.deals, args.seed, options, args.jobs, args.log)
+        print(json.dumps(result, indent=1))
         return
     levels = (args.levels if args.mode else "heuristic,strong,expert").split(",")
     deals = args.deals if args.mode else 6

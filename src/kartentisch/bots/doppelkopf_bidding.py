@@ -114,12 +114,17 @@ def relative(points: Sequence[int], seat: int, playing: Sequence[int]) -> float:
     return points[seat] - sum(others) / len(others)
 
 
-def play_out(deal: DoppelkopfDeal, bots: dict[int, HeuristicDoppelkopfBot]) -> None:
-    """Play ``deal`` to its end, each seat by its bot in ``bots``."""
+def play_out(
+    deal: DoppelkopfDeal, bots: dict[int, HeuristicDoppelkopfBot], *, until: int = 0
+) -> None:
+    """Play ``deal`` on, each seat by its bot in ``bots``: to its end, or with ``until``
+    > 0 until a trick starts with at most ``until`` cards in each hand."""
     moves = 0
     while not deal.is_over:
         seat = deal.to_move
         assert seat is not None
+        if until > 0 and deal.phase == "play" and len(deal.hand(seat)) <= until:
+            return
         deal.apply(bots[seat].choose(deal.observation(seat)), seat)
         moves += 1
         if moves > 400:  # pragma: no cover - a deal always ends

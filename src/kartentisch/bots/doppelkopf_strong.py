@@ -87,11 +87,12 @@ from kartentisch.bots.doppelkopf_bidding import (
 )
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.scoring import score_outcome
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
 from kartentisch.search.doppelkopf_endgame import Ending, known_facts, party_value, with_party
-from kartentisch.search.doppelkopf_solver import reached
+from kartentisch.search.doppelkopf_solver import Position, reached
 
 __all__ = [
     "StrongDoppelkopfBot",
@@ -101,6 +102,8 @@ __all__ = [
     "utility_steps",
 ]
 
+#: How the early search values a card in a drawn deal (:meth:`StrongDoppelkopfBot.early_values`).
+_EARLY_LEAVES: Final = ("playout", "solve")
 _LEVEL: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 #: Augen the loser must stay below for each stage, and the limit a stage announces.
 _LIMITS: Final = (90, 60, 30)
@@ -196,6 +199,42 @@ def scored_table(obs: DoppelkopfObservation, re_party: frozenset[int]) -> list[f
     return table
 
 
+def _sample_utilities(
+    obs: DoppelkopfObservation,
+    position: Position,
+    cards: Sequence[Card],
+    ending: Ending | None,
+    steps: dict[frozenset[int], tuple[list[int], list[float], bool]],
+    horizon: int | None,
+) -> tuple[list[float], int]:
+    """The utility for ``obs.seat``'s party of each of ``cards`` (the mover's in
+    ``position``, one full-information sample) as the card search values it, and
+    the nodes (or endings) searched.
+
+    With ``ending`` (the last tricks) every ending is scored as the table scores
+    it; otherwise the Augen threshold search (:func:`reached`) finds the bucket of
+    each card's total and :func:`utility_steps` its score, ``steps`` caching those
+    per Re party for ``obs``.
+    """
+    if ending is not None:
+        values, leaves = ending.search(position, cards)
+        # (A Re player's points minus a Kontra player's; the scoring party is Re but
+        # in an ouvert solo.)
+        mine = (obs.seat in position.party) == (position.model == "augen")
+        return [v if mine else -v for v in values], leaves
+    re = position.party if position.model == "augen" else None
+    key = re if re is not None else frozenset()
+    if key not in steps:
+        steps[key] = utility_steps(obs, position.model, re)
+    thresholds, utilities, own = steps[key]
+    sign = 1.0 if own else -1.0
+    still = [t - position.taken for t in thresholds]  # what the party still needs
+    base = sum(1 for t in still if t <= 0)
+    live = [t for t in still if t > 0]
+    buckets, nodes = reached(position, cards, live, horizon=horizon)
+    return [sign * utilities[base + b] for b in buckets], nodes
+
+
 class StrongDoppelkopfBot:
     """PIMC over solved samples; seeded, bounded in samples and searched nodes."""
 
@@ -218,6 +257,8 @@ class StrongDoppelkopfBot:
         early_min_samples: int = 4,
         early_margin: float = 0.0,
         early_z: float = 2.0,
+        early_leaf: str = "playout",
+        early_node_budget: int = 2_000_000,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.samples = samples
@@ -233,6 +274,10 @@ class StrongDoppelkopfBot:
         self.early_min_samples = early_min_samples
         self.early_margin = early_margin
         self.early_z = early_z
+        if early_leaf not in _EARLY_LEAVES:
+            raise ValueError(f"early_leaf must be one of {', '.join(_EARLY_LEAVES)}")
+        self.early_leaf = early_leaf
+        self.early_node_budget = early_node_budget
         fallback_rng = random.Random(self.rng.getrandbits(64))
         self.fallback: HeuristicDoppelkopfBot = (
             QuietHeuristicBot(fallback_rng) if bidding else HeuristicDoppelkopfBot(fallback_rng)
@@ -263,30 +308,10 @@ class StrongDoppelkopfBot:
         steps: dict[frozenset[int], tuple[list[int], list[float], bool]] = {}
         while count < self.samples and (count < self.min_samples or nodes < self.node_budget):
             position = info.sample(self.rng)
-            if ending is not None:
-                # The last tricks: every ending scored as the table scores it.
-                values, leaves = ending.search(position, cards)
-                # (A Re player's points minus a Kontra player's; the scoring party is
-                # Re but in an ouvert solo.)
-                mine = (obs.seat in position.party) == (position.model == "augen")
-                for i, v in enumerate(values):
-                    totals[i] += v if mine else -v
-                nodes += leaves
-                count += 1
-                continue
-            re = position.party if position.model == "augen" else None
-            key = re if re is not None else frozenset()
-            if key not in steps:
-                steps[key] = utility_steps(obs, info.model, re)
-            thresholds, utilities, own = steps[key]
-            sign = 1.0 if own else -1.0
-            relative = [t - position.taken for t in thresholds]
-            base = sum(1 for t in relative if t <= 0)
-            live = [t for t in relative if t > 0]
-            buckets, n = reached(position, cards, live, horizon=horizon)
+            values, n = _sample_utilities(obs, position, cards, ending, steps, horizon)
             nodes += n
-            for i, b in enumerate(buckets):
-                totals[i] += sign * utilities[base + b]
+            for i, v in enumerate(values):
+                totals[i] += v
             count += 1
         self.last_nodes = nodes
         self.last_samples = count
@@ -306,9 +331,12 @@ class StrongDoppelkopfBot:
         deal could be rebuilt.
         """
         samples = max(self.early_min_samples, self.early_playouts // max(1, len(cards)))
+        solve = self.early_leaf == "solve"
         values: list[list[float]] = [[] for _ in cards]
-        count = tries = playouts = 0
+        count = tries = playouts = nodes = 0
         while count < samples and tries < samples * 3:
+            if solve and count >= self.early_min_samples and nodes >= self.early_node_budget:
+                break
             tries += 1
             try:
                 hands = info.sample_hands(self.rng)
@@ -323,16 +351,46 @@ class StrongDoppelkopfBot:
                     s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
                 }
                 bots[obs.seat] = QuietHeuristicBot(seed + obs.seat)
-                play_out(deal, bots)
-                values[i].append(relative(deal.points(), obs.seat, obs.playing))
+                if solve:
+                    play_out(deal, bots, until=self.exact_tricks)
+                if solve and not deal.is_over:
+                    value, n = self.leaf_value(deal, obs.seat)
+                    nodes += n
+                else:
+                    play_out(deal, bots)
+                    value = relative(deal.points(), obs.seat, obs.playing)
+                values[i].append(value)
                 playouts += 1
             count += 1
         self.last_samples = count
-        self.last_nodes = playouts
+        self.last_nodes = nodes if solve else playouts
         if count == 0:
             return {}
         self.searched += 1
         return dict(zip(cards, values, strict=True))
+
+    def leaf_value(self, deal: DoppelkopfDeal, seat: int) -> tuple[float, int]:
+        """The value for ``seat``'s party of a deal in play, every hand known, as the
+        card search values it: the utility of best play from here on by both parties,
+        and the nodes searched.
+
+        This is the early search's leaf with ``early_leaf="solve"``: the position
+        where the exact search takes over (``exact_tricks`` tricks left). The
+        mover's cards are valued as :meth:`evaluate` values a sample's (the Augen
+        threshold search scored under the table's rules, as ``seat`` knows them
+        there: announcements, extra points of the tricks played; the ending search
+        within ``score_tricks`` of the end), and the mover takes the best of them
+        for its party.
+        """
+        obs = deal.observation(seat)
+        position = Position.of(deal)
+        cards = position.following()
+        ending = None
+        if len(deal.hand(position.to_move)) <= self.score_tricks:
+            ending = Ending.of(obs, deal.order)
+        values, nodes = _sample_utilities(obs, position, cards, ending, {}, None)
+        friend = (position.to_move in position.party) == (seat in position.party)
+        return (max(values) if friend else min(values)), nodes
 
     def _early_card(
         self,
