@@ -1,4 +1,5 @@
-"""The strong Doppelkopf bot's early tricks: heuristic playouts of sampled deals."""
+"""The strong Doppelkopf bot's early tricks: heuristic playouts of sampled deals, or
+heuristic play up to the exact search and that search's value there."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import time
 import pytest
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
-from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot, expert_doppelkopf_bot
+from kartentisch.bots.doppelkopf_strong import (
+    StrongDoppelkopfBot,
+    expert_doppelkopf_bot,
+    scored_table,
+)
 from kartentisch.cards import Card, parse_cards
 from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfObservation
 from kartentisch.games.doppelkopf.actions import Action
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+from kartentisch.search.doppelkopf_solver import Position, solve
 
 #: Seat 3's hand: the Dulle (10♥), the Fox (A♦), no Q♣ (so it knows it is Kontra).
 SEAT3 = "10H AD JH JS KD AS KS AH KH 10C"
@@ -125,11 +131,11 @@ def test_without_early_playouts_the_heuristic_card_is_played() -> None:
     assert bot.searched == 0
 
 
-def _early_choices(seed: int) -> list[tuple[str, int]]:
+def _early_choices(seed: int, leaf: str = "playout") -> list[tuple[str, int]]:
     """The strong bot's cards in the tricks before its exact search, and the deals
     each drew (the other seats heuristic)."""
     deal = DoppelkopfDeal.from_seed(seed, dealer=1)
-    strong = StrongDoppelkopfBot(seed, bidding=False, early_playouts=32)
+    strong = StrongDoppelkopfBot(seed, bidding=False, early_playouts=32, early_leaf=leaf)
     out: list[tuple[str, int]] = []
     while not deal.is_over:
         seat = deal.to_move
@@ -145,10 +151,144 @@ def _early_choices(seed: int) -> list[tuple[str, int]]:
     return out
 
 
-def test_a_jumping_clock_changes_no_early_choice(monkeypatch: pytest.MonkeyPatch) -> None:
-    calm = _early_choices(6)
+@pytest.mark.parametrize("leaf", ["playout", "solve"])
+def test_a_jumping_clock_changes_no_early_choice(
+    monkeypatch: pytest.MonkeyPatch, leaf: str
+) -> None:
+    calm = _early_choices(6, leaf)
     assert any(samples >= 4 for _, samples in calm)  # (it searched)
     ticks = itertools.count(0.0, 86_400.0)
-    for name in ("perf_counter", "monotonic", "time"):
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
         monkeypatch.setattr(time, name, lambda: next(ticks))
-    assert _early_choices(6) == calm
+    assert _early_choices(6, leaf) == calm
+
+
+# -- the leaf where the exact search takes over -------------------------------------
+
+
+def _at_the_exact_search(seed: int, preset: str = "house") -> DoppelkopfDeal:
+    """A heuristic deal at the first trick with six cards in each hand."""
+    options = DoppelkopfDeal.from_seed(0, dealer=0).options
+    if preset != "house":
+        from kartentisch.games.doppelkopf import DoppelkopfOptions
+
+        options = DoppelkopfOptions.preset_named(preset)
+    deal = DoppelkopfDeal.from_seed(seed, dealer=seed % 4, options=options)
+    bots = {s: HeuristicDoppelkopfBot(seed + s) for s in range(deal.num_seats)}
+    while not (deal.phase == "play" and len(deal.hand(deal.to_move or 0)) <= 6):
+        seat = deal.to_move
+        assert seat is not None, "this deal was thrown in"
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+    return deal
+
+
+@pytest.mark.parametrize(
+    ("seed", "preset", "game", "said"),
+    [
+        (2, "house", "normal", []),
+        (8, "house", "hochzeit", ["re"]),  # Re announced: the score doubled
+        (1, "ddv", "normal", []),
+        (2, "ddv", "queens", []),  # a solo: one Re player
+    ],
+)
+def test_the_leaf_is_the_solvers_value_scored_as_the_table_scores(
+    seed: int, preset: str, game: str, said: list[str]
+) -> None:
+    deal = _at_the_exact_search(seed, preset)
+    assert deal.game_type == game and deal.re_party is not None
+    assert [a.word for a in deal.observation(0).announcements] == said
+    assert not deal.trick_play.trick.cards  # type: ignore[union-attr]
+    # Best play on both sides to the end (the exact Augen), scored by the table.
+    re_augen = solve(Position.of(deal)).total
+    bot = StrongDoppelkopfBot(0, score_tricks=0)
+    for seat in deal.playing:
+        table = scored_table(deal.observation(seat), deal.re_party)
+        assert table is not None
+        expected = table[re_augen] if seat in deal.re_party else -table[re_augen]
+        value, nodes = bot.leaf_value(deal, seat)
+        assert value == expected, (seat, re_augen)
+        assert nodes > 0
+    # One party's value is the other's, negated.
+    re_seat = min(deal.re_party)
+    kontra_seat = min(s for s in deal.playing if s not in deal.re_party)
+    assert bot.leaf_value(deal, re_seat)[0] == -bot.leaf_value(deal, kontra_seat)[0]
+
+
+def test_the_solve_leaf_plays_on_to_the_exact_search_and_values_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    obs = _first_trick(4).observation(3)
+    info = DoppelkopfInfoSet(obs)
+    cards = [Card("10H"), Card("AD"), Card("JH")]
+    seen: list[tuple[int, int, bool, int]] = []
+    original = StrongDoppelkopfBot.leaf_value
+
+    def spy(self: StrongDoppelkopfBot, deal: DoppelkopfDeal, seat: int) -> tuple[float, int]:
+        play = deal.trick_play
+        assert play is not None
+        sizes = {len(deal.hand(s)) for s in deal.playing}
+        first = play.tricks[0].cards[3] if play.tricks else None
+        seen.append((seat, sizes.pop() if len(sizes) == 1 else -1, not play.trick.cards, id(first)))
+        value, nodes = original(self, deal, seat)
+        leaves.append(value)
+        return value, nodes
+
+    leaves: list[float] = []
+    monkeypatch.setattr(StrongDoppelkopfBot, "leaf_value", spy)
+    bot = StrongDoppelkopfBot(3, bidding=False, early_playouts=15, early_leaf="solve")
+    values = bot.early_values(obs, cards, info)
+    assert bot.last_samples == 5
+    # Every card of every deal: played on until a trick starts with six cards in each
+    # hand (house rules: after four tricks), valued there for seat 3.
+    assert len(seen) == 15
+    assert all(seat == 3 and size == 6 and fresh for seat, size, fresh, _ in seen)
+    # The leaves are the values, deal by deal and card by card (same deals per card).
+    assert [values[c][k] for k in range(5) for c in cards] == leaves
+    assert bot.last_nodes > 0
+
+
+def test_the_solve_leaf_is_seeded_and_sees_only_the_observation() -> None:
+    a, b = _first_trick(1), _first_trick(2)
+    obs_a, obs_b = a.observation(3), b.observation(3)
+    assert obs_a.to_dict() == obs_b.to_dict()
+    cards = [Card("10H"), Card("AD"), Card("JH")]
+    results = []
+    for obs in (obs_a, obs_b, obs_a):
+        bot = StrongDoppelkopfBot(11, bidding=False, early_playouts=24, early_leaf="solve")
+        values = bot.early_values(obs, cards, DoppelkopfInfoSet(obs))
+        chosen = StrongDoppelkopfBot(11, early_playouts=24, early_leaf="solve").choose(obs)
+        results.append((values, chosen, bot.last_nodes))
+    assert results[0] == results[1] == results[2]
+    other = StrongDoppelkopfBot(12, bidding=False, early_playouts=24, early_leaf="solve")
+    assert other.early_values(obs_a, cards, DoppelkopfInfoSet(obs_a)) != results[0][0]
+
+
+def test_the_solve_leaf_keeps_to_its_budgets() -> None:
+    obs = _first_trick(3).observation(3)
+    info = DoppelkopfInfoSet(obs)
+    cards = [Card("10H"), Card("AD"), Card("JH"), Card("JS")]
+    bot = StrongDoppelkopfBot(2, early_playouts=32, early_leaf="solve", early_node_budget=10**12)
+    bot.early_values(obs, cards, info)
+    assert bot.last_samples == 8
+    # A node budget spent by the first deal: only the minimum of deals is drawn.
+    tight = StrongDoppelkopfBot(
+        2, early_playouts=32, early_leaf="solve", early_node_budget=1, early_min_samples=3
+    )
+    tight.early_values(obs, cards, info)
+    assert tight.last_samples == 3
+    with pytest.raises(ValueError, match="early_leaf"):
+        StrongDoppelkopfBot(2, early_leaf="rollout")
+
+
+def test_the_solve_leaf_overrules_smearing_the_fox_to_re() -> None:
+    obs = _first_trick(1).observation(3)
+    info = DoppelkopfInfoSet(obs)
+    cards = [Card("10H"), Card("AD"), Card("JH")]
+    for seed in (5, 6):
+        bot = StrongDoppelkopfBot(seed, bidding=False, early_playouts=24, early_leaf="solve")
+        values = bot.early_values(obs, cards, info)
+        means = {card: sum(v) / len(v) for card, v in values.items()}
+        assert means[Card("AD")] < max(means[Card("10H")], means[Card("JH")])
+    chosen = StrongDoppelkopfBot(5, bidding=False, early_playouts=60, early_leaf="solve")
+    chosen.fallback = _FoxFirst(0)
+    assert chosen.choose(obs) != Card("AD")
