@@ -56,6 +56,12 @@ deals: its mean gain above ``early_margin`` plus ``early_z`` (2) standard
 errors of the gain (a card that merely looks better by the noise of a few
 deals is not played; without the gate the search was measured worse than
 the heuristic card in DDV). With
+``early_leaf="solve"`` a card's deal is played on by the heuristic bot only
+until a trick starts with ``exact_tricks`` cards in each hand, and valued
+there as the exact search values a sample (:meth:`leaf_value`: the same Augen
+threshold search and utility, best play on both sides), so that the value
+follows how the bot really goes on; ``early_node_budget`` bounds the nodes
+those searches take (beyond ``early_min_samples`` deals). With
 ``horizon`` > 0 it instead searches the early tricks that many tricks deep,
 valuing the rest by a greedy playout — measured weaker than the heuristic
 card (docs/bots.md), so off by default. Ties go to the card the heuristic
