@@ -4,7 +4,8 @@
 deals; prints p50/p95/max decision time per level, for every decision, for
 the declarations and announcements the strong bot estimates by playouts, and
 for the turns of the early tricks (before the exact search: the early search);
-and every decision's CPU time (what the decision costs whatever the load).
+and every decision's and the early tricks' CPU time (what the decision costs
+whatever the load).
 
 ``match``: a duplicate tournament like ``kartentisch simulate`` between bot
 variants that the CLI has no level for: ``strong`` (the default bot),
@@ -104,6 +105,7 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
         bidding: list[float] = []
         early: list[float] = []
         cpu: list[float] = []
+        early_cpu: list[float] = []
         for k in range(deals):
             rng = random.Random(seed * 1000 + k)
             deal = DoppelkopfDeal.from_seed(rng.getrandbits(32), dealer=k % 4, options=options)
@@ -115,8 +117,9 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
                 start, cpu_start = time.perf_counter(), time.process_time()
                 action = seats[seat].choose(obs)
                 spent = time.perf_counter() - start
+                spent_cpu = time.process_time() - cpu_start
                 every.append(spent)
-                cpu.append(time.process_time() - cpu_start)
+                cpu.append(spent_cpu)
                 weighs = obs.phase != "play" or any(
                     isinstance(a, Call) and a.is_announcement for a in obs.legal_actions
                 )
@@ -124,6 +127,7 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
                     bidding.append(spent)
                 if obs.phase == "play" and len(obs.hand) > _EXACT_TRICKS:
                     early.append(spent)  # a turn before the exact search
+                    early_cpu.append(spent_cpu)
                 deal.apply(action, seat)
         row: dict[str, Any] = {"decisions": len(every)}
         for name, values in (
@@ -131,6 +135,7 @@ def timing(levels: list[str], deals: int, seed: int, preset: str) -> dict[str, A
             ("declare/announce", bidding),
             ("early tricks", early),
             ("every, CPU time", cpu),
+            ("early tricks, CPU time", early_cpu),
         ):
             if values:
                 row[name] = {
