@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 
@@ -45,6 +46,18 @@ MYPYC_MODULES = [
 HASHES = SRC / "kartentisch" / "_compiled_sources.py"
 
 
+def numpy_build() -> dict[str, list[Any]]:
+    """NumPy's headers for the compiled games (their PettingZoo short way, _aec.h), where
+    NumPy is installed at build time (pyproject.toml asks for it); without them the
+    games build all the same and the environments take the Python way."""
+    try:
+        import numpy
+    except ImportError:
+        print("NumPy is not available: the environments' C short way is left out", file=sys.stderr)
+        return {}
+    return {"include_dirs": [numpy.get_include()], "define_macros": [("KT_NUMPY", "1")]}
+
+
 def c_kernels() -> list[Extension]:
     return [
         Extension(
@@ -63,9 +76,11 @@ def c_kernels() -> list[Extension]:
             depends=[
                 "src/kartentisch/interop/_mt.h",  # the shared Mersenne Twister
                 "src/kartentisch/interop/_obs.h",  # observe_new's arrays and dict
+                "src/kartentisch/interop/_aec.h",  # the PettingZoo environment's short way
             ],
             extra_compile_args=["-O3"],
             optional=True,
+            **numpy_build(),
         )
         for name in ("_vecslob", "_vecdoko")
     ]

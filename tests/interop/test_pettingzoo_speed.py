@@ -248,6 +248,10 @@ def _edited_mask_trace(made: Any, flip: str) -> list[Any]:
     if flip == "drop":
         action = int(np.flatnonzero(mask)[0])
         mask[action] = 0
+    elif flip == "bool":  # another dtype: a legal action dropped from a bool mask
+        action = int(np.flatnonzero(mask)[0])
+        observation["action_mask"] = mask != 0
+        observation["action_mask"][action] = False
     else:
         action = int(np.flatnonzero(mask == 0)[0])
         mask[action] = 1
@@ -262,15 +266,15 @@ def _edited_mask_trace(made: Any, flip: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
-@pytest.mark.parametrize("flip", ["drop", "add"])
+@pytest.mark.parametrize("flip", ["drop", "add", "bool"])
 def test_wrapped_env_judges_by_the_mask_given(game: str, flip: str) -> None:
     """The short way judges an action by the mask the agent was given, as
     TerminateIllegalWrapper does (not by the game): a legal action cleared from the
-    mask ends the deal as illegal; an illegal one set in it reaches the game, which
-    refuses it."""
+    mask (or from a bool mask put in its place) ends the deal as illegal; an illegal
+    one set in it reaches the game, which refuses it."""
     fast = _edited_mask_trace(env(game), flip)
     assert fast == _edited_mask_trace(_plain_wrapped(game, None), flip)
-    if flip == "drop":
+    if flip in ("drop", "bool"):
         assert all(fast[-2][3].values())  # terminated, as for an illegal action
     else:
         assert fast[0] == ("raised", "IllegalActionError")
@@ -304,6 +308,127 @@ def test_overridden_observe_and_step_are_called() -> None:
             observation = made.last()[0]
             made.step(int(np.flatnonzero(observation["action_mask"])[0]))
         assert bare.calls == {"observe": 6, "step": 6}
+
+
+def test_the_short_way_in_c_is_taken_where_it_may() -> None:
+    """The compiled game built with NumPy's headers takes ``last`` and ``step`` in C
+    (``_short``); not where a subclass overrides ``observe``, ``step`` or
+    ``_accumulate_rewards``, nor once the deal plays on a table."""
+
+    class Accumulating(SlobberhannesEnv):
+        def _accumulate_rewards(self) -> None:
+            super()._accumulate_rewards()
+
+    bare = raw_env("slobberhannes")
+    if not hasattr(bare._batch, "aec_step"):
+        pytest.skip("the compiled games were built without NumPy's headers")
+    bare.reset(seed=1)
+    assert bare._short
+    _ = bare.table
+    assert not bare._short  # the rest of the deal plays on the table
+    bare.reset()
+    assert bare._short
+    for made in (_CountingEnv(), Accumulating()):
+        made.reset(seed=1)
+        assert made._fast and not made._short
+    bare.close()
+    assert not bare._short
+
+
+def _last_trace(made: Any, seed: int, deals: int) -> list[Any]:
+    """Random masked agents through ``last``: every tuple it gives, the dead steps too."""
+    rng = random.Random(seed)
+    made.reset(seed=seed)
+    out: list[Any] = []
+    for _ in range(deals):
+        for _agent in made.agent_iter():
+            observation, reward, termination, truncation, info = made.last()
+            out.append(
+                (
+                    made.agent_selection,
+                    observation["observation"].tolist(),
+                    observation["action_mask"].tolist(),
+                    reward,
+                    termination,
+                    truncation,
+                    info,
+                    dict(made.rewards),
+                )
+            )
+            if termination or truncation:
+                made.step(None)
+            else:
+                made.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        made.reset()
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("slobberhannes", None),
+        ("slobberhannes", {"players": 7, "revokes": "penalty"}),
+        ("doppelkopf", None),
+        ("doppelkopf", {"preset": "ddv"}),
+    ],
+)
+def test_last_in_c_equals_the_engines(game: str, options: dict[str, Any] | None) -> None:
+    """The bare environment's ``last`` and ``step`` in C give what they give on the
+    engine's tables (``backend="python"``), deal after deal."""
+    deals = 4 if game == "slobberhannes" else 2
+    fast = raw_env(game, options)
+    assert fast.backend == "c"
+    reference = raw_env(game, options, backend="python")
+    assert _last_trace(fast, 12, deals) == _last_trace(reference, 12, deals)
+
+
+@pytest.mark.parametrize("game", ["slobberhannes", "doppelkopf"])
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_dropped_observations_only_are_written_again(game: str, make: Any) -> None:
+    """``last`` in C writes an earlier observation's arrays again only where no one holds
+    them: not while the dict, one of its arrays, a view of one or a weak reference to
+    one is kept, nor where the dict or an array was changed; every observation equals
+    ``observe`` at its step."""
+    import weakref
+
+    made = make(game, None)
+    made.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[Any, np.ndarray]] = []
+    weak: list[tuple[Any, np.ndarray]] = []
+    for step in range(40):
+        observation = made.last()[0]
+        agent = made.agent_selection
+        expected = made.observe(agent)
+        for key in expected:
+            np.testing.assert_array_equal(observation[key], expected[key])
+            assert observation[key].shape == expected[key].shape
+        action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+        kind = step % 8
+        if kind == 1:
+            kept.append((observation, observation["observation"].copy()))
+        elif kind == 2:
+            kept.append((observation["action_mask"], observation["action_mask"].copy()))
+        elif kind == 3:
+            view = observation["observation"][5:40]
+            kept.append((view, view.copy()))
+        elif kind == 4:
+            ref = weakref.ref(observation["observation"])
+            weak.append((ref, observation["observation"].copy()))
+        elif kind == 5:
+            observation["observation"].shape = (1, -1)  # changed, then dropped
+        elif kind == 6:
+            observation["action_mask"] = observation["action_mask"].astype(np.int64)
+        del observation, expected
+        made.step(action)
+        if made.terminations[made.agent_selection]:
+            made.reset()
+    for held, copy in kept:
+        got = held["observation"] if isinstance(held, dict) else held
+        np.testing.assert_array_equal(got, copy)
+    for ref, copy in weak:
+        array = ref()
+        assert array is None or np.array_equal(array, copy)
 
 
 def test_wrapped_env_guards_before_reset() -> None:

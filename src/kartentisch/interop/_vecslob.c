@@ -184,9 +184,11 @@ typedef struct {
     Game *games;
     uint64_t sampler;
     int last_chips[MAXP]; /* the chips paid on the last play_one */
+    ObsRing ring;        /* aec_last's observations (_obs.h) */
 } Batch;
 
 static void Batch_dealloc(Batch *self) {
+    ring_clear(&self->ring);
     PyMem_RawFree(self->games);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -466,18 +468,11 @@ static PyObject *Batch_deal_one(Batch *self, PyObject *args) {
  * not replaced when it ends. The code is -1 for an action that is not legal now (nothing
  * changes), else the next seat to move, or the number of players once the deal is over,
  * plus 256 when somebody paid chips on the step (last_rewards() gives them). */
-static PyObject *Batch_play_one(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "play_one(i, action) takes 2 arguments");
-        return NULL;
-    }
-    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
-    long a = PyLong_AsLong(args[1]);
-    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+/* play_one's code for game ``g`` and action ``a``. */
+static long play_code(Batch *self, Game *g, long a) {
     const Rules *r = &self->rules;
-    Game *g = &self->games[i];
     if (g->tricks >= r->hand_size || a < 0 || a >= 32 || !((legal_mask(r, g) >> a) & 1U))
-        return PyLong_FromLong(-1);
+        return -1;
     int *chips = self->last_chips;
     memset(chips, 0, sizeof self->last_chips);
     int over = play(r, g, (int)a, chips);
@@ -486,7 +481,18 @@ static PyObject *Batch_play_one(Batch *self, PyObject *const *args, Py_ssize_t n
         g->penalties[s] += chips[s];
         scored |= chips[s] != 0;
     }
-    return PyLong_FromLong((over ? r->n : g->to_move) + (scored ? 256 : 0));
+    return (over ? r->n : g->to_move) + (scored ? 256 : 0);
+}
+
+static PyObject *Batch_play_one(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play_one(i, action) takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[0]);
+    long a = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred() || !game_index(self, i)) return NULL;
+    return PyLong_FromLong(play_code(self, &self->games[i], a));
 }
 
 /* last_rewards() -> each seat's reward of the last play_one: minus the chips it paid. */
@@ -577,6 +583,18 @@ static PyObject *Batch_obs_size(Batch *self, void *closure) {
     return PyLong_FromLong(self->rules.obs_size);
 }
 
+/* The PettingZoo environment's short way (_aec.h) on game 0. */
+#define AEC_ACTIONS 32
+static int aec_seats(const Batch *self) { return self->rules.n; }
+static Py_ssize_t aec_obs_size(const Batch *self) { return self->rules.obs_size; }
+static void aec_write(void *batch, int seat, float *obs, int8_t *mask) {
+    Batch *self = batch;
+    observe_as(&self->rules, &self->games[0], seat, obs, mask);
+}
+static long aec_play(Batch *self, long a) { return play_code(self, &self->games[0], a); }
+static double aec_reward(const Batch *self, int seat) { return -(double)self->last_chips[seat]; }
+#include "_aec.h"
+
 static PyMethodDef Batch_methods[] = {
     {"reset", (PyCFunction)Batch_reset, METH_VARARGS, "Seed every game's generator and deal."},
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "Play one action in every game."},
@@ -592,6 +610,7 @@ static PyMethodDef Batch_methods[] = {
      "One seat's observation."},
     {"observe_new", (PyCFunction)(void (*)(void))Batch_observe_new, METH_FASTCALL,
      "One seat's observation in new arrays, as a dict."},
+    AEC_METHODS
     {NULL, NULL, 0, NULL},
 };
 
@@ -617,7 +636,7 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_vecslob",
 
 PyMODINIT_FUNC PyInit__vecslob(void) {
     init_seed_base();
-    if (init_observation_keys() < 0) return NULL;
+    if (init_observation_keys() < 0 || init_aec_names() < 0) return NULL;
     if (PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&MODULE);
     if (!m) return NULL;

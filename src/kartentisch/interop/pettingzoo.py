@@ -177,6 +177,10 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         #: ``last`` (and the wrappers of :func:`env`) may inline ``observe`` where no
         #: subclass overrides it.
         self._inline_observe = type(self).observe is TrickGameEnv.observe
+        #: This deal takes the compiled game's short way in C (``aec_last``, ``aec_step``):
+        #: on the compiled game, built with NumPy's headers, where no subclass overrides
+        #: ``observe``, ``step`` or ``_accumulate_rewards``.
+        self._short = False
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
@@ -212,7 +216,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             for action in self._actions:
                 table.apply_id(action)
             self._table = table
-            self._fast = False
+            self._fast = self._short = False
             self._scores = table.scores()
             self._points = table.deal.points()
         return self._table
@@ -248,6 +252,13 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             self._deal_dealer = dealer
             self._actions = []
             seat = self._batch.deal_one(0, deal_seed, dealer)
+            cls = type(self)
+            self._short = (
+                hasattr(self._batch, "aec_step")
+                and self._inline_observe
+                and cls.step is TrickGameEnv.step
+                and cls._accumulate_rewards is AECEnv._accumulate_rewards
+            )
         else:
             table = self._table = self._new_table(deal_seed, dealer)
             self._scores = table.scores()
@@ -266,6 +277,8 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As :meth:`AECEnv.last`; on the compiled game with :meth:`observe` inlined
         (unless a subclass overrides ``observe``)."""
+        if observe and self._short:  # in C: the same, observe inlined
+            return self._batch.aec_last(self, None)  # type: ignore[no-any-return]
         agent = self.agent_selection
         if observe:
             if self._fast and self._inline_observe:
@@ -292,6 +305,8 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         return {"observation": table.encode(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if self._short and self._batch.aec_step(self, action, None, None):
+            return  # a legal action taken in C, as below
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -366,7 +381,7 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         self._table = None
-        self._fast = False
+        self._fast = self._short = False
 
 
 class SlobberhannesEnv(TrickGameEnv):
@@ -583,6 +598,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if illegal is None or not self._has_reset:
             return super().last(observe)  # type: ignore[no-any-return]
         bare = self._bare
+        if observe and bare._short:  # the same in C
+            return bare._batch.aec_last(bare, illegal)  # type: ignore[no-any-return]
         agent = bare.agent_selection
         info = bare.infos[agent]
         obs: Any = None
@@ -603,8 +620,16 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         illegal = self._illegal
+        bare = self._bare
+        if illegal is not None and bare._short and self._has_reset:
+            # The same as below in C: 1 taken, 2 noted here and the bare step to take it.
+            taken = bare._batch.aec_step(bare, action, self, illegal)
+            if taken == 1:
+                return
+            if taken == 2:
+                bare.step(action)
+                return
         if illegal is not None and type(action) is int and self._has_reset:
-            bare = self._bare
             prev = illegal._prev_obs
             if (
                 type(prev) is dict
