@@ -59,31 +59,44 @@ def numpy_build() -> dict[str, list[Any]]:
 
 
 def c_kernels() -> list[Extension]:
-    return [
-        Extension(
-            f"kartentisch.search.{name}",
-            sources=[f"src/kartentisch/search/{name}.c"],
-            extra_compile_args=["-O3"],
-            optional=True,
-        )
-        for name in ("_maxn", "_dokosolve")
-    ] + [
-        # The compiled games of the vector and PettingZoo environments: Slobberhannes,
-        # and Doppelkopf under the house and the DDV preset (kartentisch.interop.vector).
-        Extension(
-            f"kartentisch.interop.{name}",
-            sources=[f"src/kartentisch/interop/{name}.c"],
-            depends=[
-                "src/kartentisch/interop/_mt.h",  # the shared Mersenne Twister
-                "src/kartentisch/interop/_obs.h",  # observe_new's arrays and dict
-                "src/kartentisch/interop/_aec.h",  # the PettingZoo environment's short way
-            ],
-            extra_compile_args=["-O3"],
-            optional=True,
-            **numpy_build(),
-        )
-        for name in ("_vecslob", "_vecdoko")
-    ]
+    return (
+        [
+            Extension(
+                f"kartentisch.search.{name}",
+                sources=[f"src/kartentisch/search/{name}.c"],
+                extra_compile_args=["-O3"],
+                optional=True,
+            )
+            for name in ("_maxn", "_dokosolve")
+        ]
+        + [
+            # The compiled games of the vector and PettingZoo environments: Slobberhannes,
+            # and Doppelkopf under the house and the DDV preset (kartentisch.interop.vector).
+            Extension(
+                f"kartentisch.interop.{name}",
+                sources=[f"src/kartentisch/interop/{name}.c"],
+                depends=[
+                    "src/kartentisch/interop/_mt.h",  # the shared Mersenne Twister
+                    "src/kartentisch/interop/_obs.h",  # observe_new's arrays and dict
+                    "src/kartentisch/interop/_aec.h",  # the PettingZoo environment's short way
+                ],
+                extra_compile_args=["-O3"],
+                optional=True,
+                **numpy_build(),
+            )
+            for name in ("_vecslob", "_vecdoko")
+        ]
+        + [
+            # The PettingZoo environment's and env()'s outer wrapper's last() and step()
+            # (kartentisch.interop.pettingzoo): the compiled games' short way without a frame.
+            Extension(
+                "kartentisch.interop._shortway",
+                sources=["src/kartentisch/interop/_shortway.c"],
+                extra_compile_args=["-O3"],
+                optional=True,
+            )
+        ]
+    )
 
 
 def mypyc_modules() -> list[Extension]:

@@ -431,6 +431,58 @@ def test_dropped_observations_only_are_written_again(game: str, make: Any) -> No
         assert array is None or np.array_equal(array, copy)
 
 
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_last_and_step_arguments(make: Any) -> None:
+    """``last`` and ``step`` take their argument by position or by name, as AECEnv's;
+    ``last(observe=False)`` gives no observation."""
+    made = make("slobberhannes", None)
+    made.reset(seed=3)
+    observation, reward, termination, truncation, info = made.last(False)
+    assert observation is None
+    assert (reward, termination, truncation, info) == (0.0, False, False, {})
+    assert made.last(observe=False)[0] is None
+    mask = made.last(observe=True)[0]["action_mask"]
+    agent = made.agent_selection
+    made.step(action=int(np.flatnonzero(mask)[0]))
+    assert made.agent_selection != agent
+    with pytest.raises(TypeError):
+        made.last(True, True)
+    with pytest.raises(TypeError):
+        made.last(observed=True)
+    with pytest.raises(TypeError):
+        made.step()
+    with pytest.raises(TypeError):
+        made.step(act=1)
+
+
+def test_pure_python_takes_the_python_bases() -> None:
+    """With ``KARTENTISCH_PURE_PYTHON`` the environments' ``last`` and ``step`` are the
+    Python methods (nothing compiled is used), and they play the same deal."""
+    import os
+    import subprocess
+
+    script = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "from kartentisch.interop import pettingzoo as pz\n"
+        "e = pz.env('slobberhannes'); e.reset(seed=2)\n"
+        "out = [pz.TrickGameEnv.__mro__[1].__name__, e.unwrapped.backend]\n"
+        "while not e.terminations[e.agent_selection]:\n"
+        "    o = e.last()[0]; e.step(int(o['action_mask'].nonzero()[0][-1]))\n"
+        "print(out, e._cumulative_rewards)\n"
+    )
+    runs = []
+    for pure in ("1", ""):
+        environ = dict(os.environ, KARTENTISCH_PURE_PYTHON=pure)
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=environ, capture_output=True, text=True, check=True
+        )
+        runs.append(done.stdout)
+    assert runs[0].startswith("['_PythonEnvBase', 'python']")
+    if hasattr(raw_env("slobberhannes")._batch, "aec_step"):
+        assert runs[1].startswith("['EnvBase', 'c']")
+    assert runs[0].split("]", 1)[1] == runs[1].split("]", 1)[1]  # the same rewards
+
+
 def test_wrapped_env_guards_before_reset() -> None:
     made = env("slobberhannes")
     with pytest.raises(AttributeError, match="before reset"):

@@ -42,6 +42,7 @@ that deal then plays on that table.
 
 from __future__ import annotations
 
+import os
 import random
 from abc import abstractmethod
 from collections.abc import Mapping
@@ -106,6 +107,32 @@ _INT8 = np.dtype(np.int8)
 _empty = np.empty
 
 
+class _PythonEnvBase:
+    """``last`` and ``step`` by the Python methods (where ``_shortway`` is not built)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return self._last_python(observe)  # type: ignore[attr-defined,no-any-return]
+
+    def step(self, action: Any) -> None:
+        self._step_python(action)  # type: ignore[attr-defined]
+
+
+try:
+    from kartentisch.interop import _shortway
+except ImportError:  # pragma: no cover - built with the package's C extensions
+    _shortway = None  # type: ignore[assignment]
+
+#: The bases whose ``last`` and ``step`` take the compiled game's short way without a
+#: Python frame (``_shortway``, C), handing everything else to ``_last_python`` and
+#: ``_step_python``; the same in Python where it is not built or not allowed.
+_EnvBase: type[Any]
+_WrapperBase: type[Any]
+if _shortway is not None and not os.environ.get("KARTENTISCH_PURE_PYTHON"):
+    _EnvBase, _WrapperBase = _shortway.EnvBase, _shortway.WrapperBase
+else:
+    _EnvBase = _WrapperBase = _PythonEnvBase
+
+
 def _use_compiled(backend: str, game: str, supported: bool) -> bool:
     """Whether an environment plays on the compiled game (``backend``: auto, c or python)."""
     if backend not in ("auto", "c", "python"):
@@ -121,7 +148,7 @@ def _use_compiled(backend: str, game: str, supported: bool) -> bool:
     return backend == "auto" and supported and compiled_available(game)
 
 
-class TrickGameEnv(AECEnv):  # type: ignore[misc]
+class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
     """The AEC environment shared by both games (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -274,9 +301,10 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
             )
         return self._observe_table(agent)
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """As :meth:`AECEnv.last`; on the compiled game with :meth:`observe` inlined
-        (unless a subclass overrides ``observe``)."""
+    def _last_python(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``last()`` (as :meth:`AECEnv.last`; on the compiled game with :meth:`observe`
+        inlined, unless a subclass overrides ``observe``) where the base's C way does
+        not take it."""
         if observe and self._short:  # in C: the same, observe inlined
             return self._batch.aec_last(self, None)  # type: ignore[no-any-return]
         agent = self.agent_selection
@@ -304,7 +332,8 @@ class TrickGameEnv(AECEnv):  # type: ignore[misc]
         mask = table.mask() if seat == table.to_move else np.zeros(self.num_actions, np.int8)
         return {"observation": table.encode(seat), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
+    def _step_python(self, action: int | None) -> None:
+        """``step(action)`` where the base's C way does not take it."""
         if self._short and self._batch.aec_step(self, action, None, None):
             return  # a legal action taken in C, as below
         agent = self.agent_selection
@@ -550,7 +579,7 @@ class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[mis
         super().__init__(env)
 
 
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+class _OrderEnforcing(_WrapperBase, wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's OrderEnforcingWrapper around the two others, with a short way
     through all three for what a loop does at every step.
 
@@ -593,10 +622,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             illegal._prev_info = bare.infos.get(agent, {})
         return obs
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def _last_python(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``last()`` where the base's C way does not take it."""
         illegal = self._illegal
         if illegal is None or not self._has_reset:
-            return super().last(observe)  # type: ignore[no-any-return]
+            return wrappers.OrderEnforcingWrapper.last(self, observe)  # type: ignore[no-any-return]
         bare = self._bare
         if observe and bare._short:  # the same in C
             return bare._batch.aec_last(bare, illegal)  # type: ignore[no-any-return]
@@ -618,7 +648,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             info,
         )
 
-    def step(self, action: Any) -> None:
+    def _step_python(self, action: Any) -> None:
+        """``step(action)`` where the base's C way does not take it."""
         illegal = self._illegal
         bare = self._bare
         if illegal is not None and bare._short and self._has_reset:
@@ -650,7 +681,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
                     illegal._prev_info = None
                     bare.step(action)
                     return
-        super().step(action)
+        wrappers.OrderEnforcingWrapper.step(self, action)
 
 
 for _name in _STEP_ATTRIBUTES:
