@@ -9,7 +9,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-static PyObject *N_SHORT, *N_BATCH, *N_BARE, *N_ILLEGAL, *N_HAS_RESET, *N_AEC_LAST, *N_AEC_STEP,
+static PyObject *N_SHORT, *N_BARE, *N_ILLEGAL, *N_HAS_RESET, *N_AEC_LAST, *N_AEC_STEP,
     *N_LAST_PYTHON, *N_STEP_PYTHON, *N_STEP, *N_OBSERVE, *N_ACTION;
 
 /* The one argument ``name`` of a method, given by position or by keyword (borrowed):
@@ -55,10 +55,11 @@ static PyObject *own(PyObject *d, PyObject *name) {
     return d ? PyDict_GetItemWithError(d, name) : NULL;
 }
 
-/* The bare environment's batch when its deal takes the short way (borrowed), else NULL
- * (with an error set only where reading the dict failed). */
+/* The bare environment's ``_short``: its batch when its deal takes the short way
+ * (borrowed), else NULL (with an error set only where reading the dict failed). */
 static PyObject *short_batch(PyObject *d) {
-    return own(d, N_SHORT) == Py_True ? own(d, N_BATCH) : NULL;
+    PyObject *batch = own(d, N_SHORT);
+    return batch == Py_None || batch == Py_False ? NULL : batch;
 }
 
 static PyObject *fallback_last(PyObject *self, PyObject *observe) {
@@ -222,7 +223,7 @@ PyMODINIT_FUNC PyInit__shortway(void) {
         PyObject **slot;
         const char *name;
     } names[] = {
-        {&N_SHORT, "_short"},         {&N_BATCH, "_batch"},
+        {&N_SHORT, "_short"},
         {&N_BARE, "_bare"},           {&N_ILLEGAL, "_illegal"},
         {&N_HAS_RESET, "_has_reset"}, {&N_AEC_LAST, "aec_last"},
         {&N_AEC_STEP, "aec_step"},    {&N_LAST_PYTHON, "_last_python"},

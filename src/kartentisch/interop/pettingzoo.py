@@ -204,10 +204,11 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
         #: ``last`` (and the wrappers of :func:`env`) may inline ``observe`` where no
         #: subclass overrides it.
         self._inline_observe = type(self).observe is TrickGameEnv.observe
-        #: This deal takes the compiled game's short way in C (``aec_last``, ``aec_step``):
-        #: on the compiled game, built with NumPy's headers, where no subclass overrides
-        #: ``observe``, ``step`` or ``_accumulate_rewards``.
-        self._short = False
+        #: The compiled game (``_batch``) where this deal takes its short way in C
+        #: (``aec_last``, ``aec_step``), else None: on the compiled game, built with NumPy's
+        #: headers, where no subclass overrides ``observe``, ``step`` or
+        #: ``_accumulate_rewards``.
+        self._short: Any = None
         self._scores: tuple[float, ...] = (0.0,) * num_seats
         self._points: tuple[int, ...] = (0,) * num_seats  # the deal's, behind the scores
         self.rewards: dict[str, float] = {}
@@ -243,7 +244,8 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
             for action in self._actions:
                 table.apply_id(action)
             self._table = table
-            self._fast = self._short = False
+            self._fast = False
+            self._short = None
             self._scores = table.scores()
             self._points = table.deal.points()
         return self._table
@@ -280,12 +282,13 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
             self._actions = []
             seat = self._batch.deal_one(0, deal_seed, dealer)
             cls = type(self)
-            self._short = (
+            short = (
                 hasattr(self._batch, "aec_step")
                 and self._inline_observe
                 and cls.step is TrickGameEnv.step
                 and cls._accumulate_rewards is AECEnv._accumulate_rewards
             )
+            self._short = self._batch if short else None
         else:
             table = self._table = self._new_table(deal_seed, dealer)
             self._scores = table.scores()
@@ -306,7 +309,7 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
         inlined, unless a subclass overrides ``observe``) where the base's C way does
         not take it."""
         if observe and self._short:  # in C: the same, observe inlined
-            return self._batch.aec_last(self, None)  # type: ignore[no-any-return]
+            return self._short.aec_last(self, None)  # type: ignore[no-any-return]
         agent = self.agent_selection
         if observe:
             if self._fast and self._inline_observe:
@@ -334,7 +337,7 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
 
     def _step_python(self, action: int | None) -> None:
         """``step(action)`` where the base's C way does not take it."""
-        if self._short and self._batch.aec_step(self, action, None, None):
+        if self._short and self._short.aec_step(self, action, None, None):
             return  # a legal action taken in C, as below
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -410,7 +413,8 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         self._table = None
-        self._fast = self._short = False
+        self._fast = False
+        self._short = None
 
 
 class SlobberhannesEnv(TrickGameEnv):
@@ -629,7 +633,7 @@ class _OrderEnforcing(_WrapperBase, wrappers.OrderEnforcingWrapper):  # type: ig
             return wrappers.OrderEnforcingWrapper.last(self, observe)  # type: ignore[no-any-return]
         bare = self._bare
         if observe and bare._short:  # the same in C
-            return bare._batch.aec_last(bare, illegal)  # type: ignore[no-any-return]
+            return bare._short.aec_last(bare, illegal)  # type: ignore[no-any-return]
         agent = bare.agent_selection
         info = bare.infos[agent]
         obs: Any = None
@@ -654,7 +658,7 @@ class _OrderEnforcing(_WrapperBase, wrappers.OrderEnforcingWrapper):  # type: ig
         bare = self._bare
         if illegal is not None and bare._short and self._has_reset:
             # The same as below in C: 1 taken, 2 noted here and the bare step to take it.
-            taken = bare._batch.aec_step(bare, action, self, illegal)
+            taken = bare._short.aec_step(bare, action, self, illegal)
             if taken == 1:
                 return
             if taken == 2:
