@@ -483,6 +483,27 @@ def test_pure_python_takes_the_python_bases() -> None:
     assert runs[0].split("]", 1)[1] == runs[1].split("]", 1)[1]  # the same rewards
 
 
+@pytest.mark.parametrize("make", [raw_env, env])
+def test_rewards_of_a_step_are_fresh(make: Any) -> None:
+    """A step's ``rewards`` is a dict of zeros that no one held before (a step that
+    scored nothing): a dict kept from an earlier step, or one edited in place, is not
+    the next step's."""
+    made = make("slobberhannes", None)
+    made.reset(seed=7)
+
+    def play() -> None:
+        made.step(int(np.flatnonzero(made.last()[0]["action_mask"])[0]))
+
+    play()
+    kept = made.rewards
+    play()  # the second card of the first trick: nobody scores
+    assert made.rewards is not kept and kept == dict.fromkeys(made.agents, 0.0)
+    del kept
+    made.rewards[made.agents[0]] = 5.0  # edited in place, nobody holds it
+    play()
+    assert made.rewards == dict.fromkeys(made.agents, 0.0)
+
+
 def test_wrapped_env_guards_before_reset() -> None:
     made = env("slobberhannes")
     with pytest.raises(AttributeError, match="before reset"):

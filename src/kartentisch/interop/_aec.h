@@ -117,6 +117,20 @@ static int mask_allows(PyObject *mask, long a) {
     return *(int8_t *)PyArray_GETPTR1(m, a) != 0;
 }
 
+/* Whether ``d`` is a copy of ``none`` (the same keys and value objects, in order) that no
+ * one but the environment holds: then it serves as the step's fresh copy. */
+static int unseen_copy(PyObject *d, PyObject *none) {
+    if (!PyDict_CheckExact(d) || !PyDict_CheckExact(none) || Py_REFCNT(d) != 1 ||
+        PyDict_GET_SIZE(d) != PyDict_GET_SIZE(none))
+        return 0;
+    Py_ssize_t i = 0, j = 0;
+    PyObject *k1, *v1, *k2, *v2;
+    while (PyDict_Next(none, &i, &k1, &v1)) {
+        if (!PyDict_Next(d, &j, &k2, &v2) || k1 != k2 || v1 != v2) return 0;
+    }
+    return 1;
+}
+
 /* The bare environment's step of a legal action of the agent to act: 1 when played, 0
  * when game 0 refuses it (nothing changed), -1 with the error set. */
 static int play_step(Batch *self, PyObject *d, PyObject *agent, PyObject *action, long a) {
@@ -139,8 +153,10 @@ static int play_step(Batch *self, PyObject *d, PyObject *agent, PyObject *action
     }
     PyObject *rewards;
     if (code < 256) {
-        PyObject *none = attr(d, N_NO_REWARDS);
-        rewards = none ? PyDict_Copy(none) : NULL;
+        PyObject *none = attr(d, N_NO_REWARDS), *before = none ? attr(d, N_REWARDS) : NULL;
+        if (!before) return -1;
+        if (unseen_copy(before, none)) goto rewarded; /* as good as a new copy */
+        rewards = PyDict_Copy(none);
     } else {
         code -= 256;
         rewards = PyDict_New();
@@ -160,6 +176,7 @@ static int play_step(Batch *self, PyObject *d, PyObject *agent, PyObject *action
     bad = PyDict_SetItem(d, N_REWARDS, rewards) < 0;
     Py_DECREF(rewards);
     if (bad) return -1;
+rewarded:
     if (code == n) {
         PyObject *done = PyDict_New();
         for (int s = 0; done && s < n; s++)
