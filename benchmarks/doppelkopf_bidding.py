@@ -15,7 +15,8 @@ announcements, ``bidding=False``), ``expert``, ``heuristic``, and
 ``strong-early`` (the strong bot with the early search by playouts,
 ``early_playouts=32``, off by default), ``strong-early-solve`` (the same early
 search, each card's deals played on by the heuristic bot only until the exact
-search takes over and valued there by it: ``early_leaf="solve"``). ``--log FILE``
+search takes over and valued there by it: ``early_leaf="solve"``), and
+``strong-early-solve-z1`` (the same with the looser gate ``early_z=1``). ``--log FILE``
 writes the summary so far after every chunk of deals (partial figures of a
 long match).
 
@@ -47,6 +48,7 @@ _VARIANTS = (
     "strong-nodeclare",
     "strong-early",
     "strong-early-solve",
+    "strong-early-solve-z1",
 )
 
 
@@ -76,6 +78,8 @@ def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot
         return StrongDoppelkopfBot(seed, early_playouts=32)
     if game == "doppelkopf" and level == "strong-early-solve":
         return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve")
+    if game == "doppelkopf" and level == "strong-early-solve-z1":
+        return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve", early_z=1.0)
     if game == "doppelkopf" and level == "strong-noannounce":
         return _Half(seed, declare=True)
     if game == "doppelkopf" and level == "strong-nodeclare":
