@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.installed-run
 # The compiled modules (setup.py) are rebuilt when their sources change.
 COMPILED := setup.py src/kartentisch/tricks.py src/kartentisch/search/_maxn.c \
 	src/kartentisch/search/_dokosolve.c src/kartentisch/interop/_vecslob.c \
-	src/kartentisch/interop/_vecdoko.c src/kartentisch/interop/_obs.h src/kartentisch/interop/_aec.h src/kartentisch/interop/_shortway.c \
+	src/kartentisch/interop/_vecdoko.c src/kartentisch/interop/_obs.h src/kartentisch/interop/_aec.h src/kartentisch/interop/_shortway.c src/kartentisch/interop/_envstate.h \
 	$(addprefix src/kartentisch/games/doppelkopf/,actions.py announcements.py armut.py \
 	deal.py declarations.py play.py scoring.py scoring_base.py scoring_ddv.py \
 	scoring_house.py state.py trumps.py) \

@@ -79,6 +79,7 @@ def c_kernels() -> list[Extension]:
                     "src/kartentisch/interop/_mt.h",  # the shared Mersenne Twister
                     "src/kartentisch/interop/_obs.h",  # observe_new's arrays and dict
                     "src/kartentisch/interop/_aec.h",  # the PettingZoo environment's short way
+                    "src/kartentisch/interop/_envstate.h",  # the fields it reads and writes
                 ],
                 extra_compile_args=["-O3"],
                 optional=True,
@@ -92,6 +93,7 @@ def c_kernels() -> list[Extension]:
             Extension(
                 "kartentisch.interop._shortway",
                 sources=["src/kartentisch/interop/_shortway.c"],
+                depends=["src/kartentisch/interop/_envstate.h"],
                 extra_compile_args=["-O3"],
                 optional=True,
             )

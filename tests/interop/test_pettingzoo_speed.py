@@ -504,6 +504,37 @@ def test_rewards_of_a_step_are_fresh(make: Any) -> None:
     assert made.rewards == dict.fromkeys(made.agents, 0.0)
 
 
+def test_hot_attributes_in_c_fields_are_collected() -> None:
+    """Where the C bases are in use the attributes a step touches live in their fields
+    (not in the instance dict) and read and write as attributes; an environment or a
+    wrapper in a reference cycle through them is collected; an attribute deleted is an
+    AttributeError, also on the short way."""
+    import gc
+    import weakref
+
+    from kartentisch.interop import pettingzoo
+
+    if pettingzoo._EnvBase is pettingzoo._PythonEnvBase:
+        pytest.skip("the C bases are not built")
+    made = env("slobberhannes")
+    made.reset(seed=4)
+    bare = made.unwrapped
+    assert "agent_selection" not in vars(bare) and "_bare" not in vars(made)
+    assert bare.agent_selection in bare.possible_agents
+    bare.infos[bare.agent_selection]["env"] = bare  # a cycle through a C field
+    ref_bare, ref_made = weakref.ref(bare), weakref.ref(made)
+    del bare, made
+    gc.collect()
+    assert ref_bare() is None and ref_made() is None
+    lone = raw_env("slobberhannes")
+    lone.reset(seed=4)
+    del lone.agent_selection
+    with pytest.raises(AttributeError, match="agent_selection"):
+        lone.last()
+    with pytest.raises(AttributeError, match="agent_selection"):
+        lone.step(0)
+
+
 def test_wrapped_env_guards_before_reset() -> None:
     made = env("slobberhannes")
     with pytest.raises(AttributeError, match="before reset"):

@@ -1,16 +1,22 @@
-/* Bases of the PettingZoo environment and of env()'s outer wrapper whose ``last`` and
- * ``step`` take the compiled game's short way (the batch's aec_last and aec_step, _aec.h)
- * without a Python frame between the caller and C (kartentisch.interop.pettingzoo).
+/* Bases of the PettingZoo environment and of env()'s outer wrapper
+ * (kartentisch.interop.pettingzoo). They keep the attributes a step reads and writes in C
+ * fields (_envstate.h; Python sees ordinary attributes), and their ``last`` and ``step``
+ * take the compiled game's short way (the batch's aec_last and aec_step, _aec.h) without a
+ * Python frame between the caller and C.
  *
  * Everything else is handed to the class's Python methods ``_last_python`` and
  * ``_step_python``, the reference: a deal not on the compiled game, an agent that is done,
  * an action that is not an exact legal int, a subclass that overrides what the short way
- * inlines (the environment's ``_short`` is then false). */
+ * inlines (the environment's ``_short`` is then None). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
+#include <structmember.h>
 
-static PyObject *N_SHORT, *N_BARE, *N_ILLEGAL, *N_HAS_RESET, *N_AEC_LAST, *N_AEC_STEP,
-    *N_LAST_PYTHON, *N_STEP_PYTHON, *N_STEP, *N_OBSERVE, *N_ACTION;
+#include "_envstate.h"
+
+static PyObject *N_AEC_LAST, *N_AEC_STEP, *N_LAST_PYTHON, *N_STEP_PYTHON, *N_STEP, *N_OBSERVE,
+    *N_ACTION;
 
 /* The one argument ``name`` of a method, given by position or by keyword (borrowed):
  * 1 given, 0 not given, -1 with the error set. */
@@ -29,9 +35,9 @@ static int one_arg(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, P
 }
 
 /* ``observe`` of last(observe=True): 1, 0, or -1 with the error set. */
-static int observe_arg(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out) {
+static int observe_arg(PyObject *const *args, size_t nargsf, PyObject *kwnames, PyObject **out) {
     *out = Py_True;
-    if (one_arg(args, nargs, kwnames, N_OBSERVE, "last", out) < 0) return -1;
+    if (one_arg(args, PyVectorcall_NARGS(nargsf), kwnames, N_OBSERVE, "last", out) < 0) return -1;
     return PyObject_IsTrue(*out);
 }
 
@@ -46,69 +52,64 @@ static int action_arg(PyObject *const *args, size_t nargsf, PyObject *kwnames, P
 static PyObject *call_method(PyObject *name, PyObject *receiver, int n, PyObject *a, PyObject *b,
                              PyObject *c, PyObject *e) {
     PyObject *slots[6] = {NULL, receiver, a, b, c, e};
-    return PyObject_VectorcallMethod(name, slots + 1, (size_t)(n + 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                     NULL);
+    return PyObject_VectorcallMethod(name, slots + 1,
+                                     (size_t)(n + 1) | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 }
 
-/* The instance dict's value of ``name`` (borrowed), or NULL without an error set. */
-static PyObject *own(PyObject *d, PyObject *name) {
-    return d ? PyDict_GetItemWithError(d, name) : NULL;
-}
-
-/* The bare environment's ``_short``: its batch when its deal takes the short way
- * (borrowed), else NULL (with an error set only where reading the dict failed). */
-static PyObject *short_batch(PyObject *d) {
-    PyObject *batch = own(d, N_SHORT);
-    return batch == Py_None || batch == Py_False ? NULL : batch;
-}
-
-static PyObject *fallback_last(PyObject *self, PyObject *observe) {
-    return call_method(N_LAST_PYTHON, self, 1, observe, NULL, NULL, NULL);
-}
-
-static PyObject *fallback_step(PyObject *self, PyObject *action) {
-    return call_method(N_STEP_PYTHON, self, 1, action, NULL, NULL, NULL);
+/* The environment's batch when its deal takes the short way (a new reference), else NULL. */
+static PyObject *short_batch(PyObject *env) {
+    PyObject *batch = ((EnvState *)env)->short_way;
+    if (!batch || batch == Py_None || batch == Py_False) return NULL;
+    return Py_NewRef(batch);
 }
 
 /* -- the environment ------------------------------------------------------------------ */
 
 static PyObject *Env_last(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     PyObject *observe;
-    int want = observe_arg(args, PyVectorcall_NARGS(nargsf), kwnames, &observe);
+    int want = observe_arg(args, nargsf, kwnames, &observe);
     if (want < 0) return NULL;
-    PyObject *d = PyObject_GenericGetDict(self, NULL);
-    if (!d) return NULL;
-    PyObject *batch = want ? short_batch(d) : NULL, *out;
-    Py_XINCREF(batch);
-    Py_DECREF(d);
-    if (batch) {
-        out = call_method(N_AEC_LAST, batch, 2, self, Py_None, NULL, NULL);
-        Py_DECREF(batch);
-    } else {
-        out = PyErr_Occurred() ? NULL : fallback_last(self, observe);
-    }
+    PyObject *batch = want ? short_batch(self) : NULL;
+    if (!batch) return call_method(N_LAST_PYTHON, self, 1, observe, NULL, NULL, NULL);
+    PyObject *out = call_method(N_AEC_LAST, batch, 2, self, Py_None, NULL, NULL);
+    Py_DECREF(batch);
     return out;
 }
 
 static PyObject *Env_step(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     PyObject *action;
     if (action_arg(args, nargsf, kwnames, &action) < 0) return NULL;
-    PyObject *d = PyObject_GenericGetDict(self, NULL);
-    if (!d) return NULL;
-    PyObject *batch = short_batch(d);
-    Py_XINCREF(batch);
-    Py_DECREF(d);
+    PyObject *batch = short_batch(self);
     if (batch) {
         PyObject *taken = call_method(N_AEC_STEP, batch, 4, self, action, Py_None, Py_None);
         Py_DECREF(batch);
         if (!taken) return NULL;
         int done = PyObject_IsTrue(taken);
         Py_DECREF(taken);
+        if (done < 0) return NULL;
         if (done) Py_RETURN_NONE;
-    } else if (PyErr_Occurred()) {
-        return NULL;
     }
-    return fallback_step(self, action);
+    return call_method(N_STEP_PYTHON, self, 1, action, NULL, NULL, NULL);
+}
+
+static int Env_traverse(EnvState *self, visitproc visit, void *arg) {
+#define VISIT(name, field) Py_VISIT(self->field);
+    ENV_FIELDS(VISIT)
+#undef VISIT
+    return 0;
+}
+
+static int Env_clear(EnvState *self) {
+#define CLEAR(name, field) Py_CLEAR(self->field);
+    ENV_FIELDS(CLEAR)
+#undef CLEAR
+    return 0;
+}
+
+static void Env_dealloc(EnvState *self) {
+    PyObject_GC_UnTrack(self);
+    Env_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyMethodDef Env_methods[] = {
@@ -119,46 +120,48 @@ static PyMethodDef Env_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef Env_members[] = {
+#define MEMBER(name, field) {name, T_OBJECT_EX, offsetof(EnvState, field), 0, NULL},
+    ENV_FIELDS(MEMBER)
+#undef MEMBER
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyTypeObject EnvBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kartentisch.interop._shortway.EnvBase",
-    .tp_basicsize = sizeof(PyObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_basicsize = sizeof(EnvState),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "last() and step() of the PettingZoo environment, the compiled game's short way.",
     .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)Env_dealloc,
+    .tp_traverse = (traverseproc)Env_traverse,
+    .tp_clear = (inquiry)Env_clear,
     .tp_methods = Env_methods,
+    .tp_members = Env_members,
 };
 
 /* -- the outer wrapper ---------------------------------------------------------------- */
 
-/* The wrapper's bare environment, TerminateIllegalWrapper and the batch, where the short
- * way may be taken (after a reset, the wrappers' bookkeeping known): 1, 0, or -1. */
+/* The wrapper's bare environment, TerminateIllegalWrapper and batch (new references) where
+ * the short way may be taken (after a reset, on a short-way deal): 1, else 0. */
 static int wrapped(PyObject *self, PyObject **bare, PyObject **illegal, PyObject **batch) {
-    PyObject *d = PyObject_GenericGetDict(self, NULL);
-    if (!d) return -1;
-    *bare = own(d, N_BARE);
-    *illegal = *bare ? own(d, N_ILLEGAL) : NULL;
-    int ok = *illegal && *illegal != Py_None && own(d, N_HAS_RESET) == Py_True;
-    Py_DECREF(d);
-    if (!ok) return PyErr_Occurred() ? -1 : 0;
-    PyObject *bd = PyObject_GenericGetDict(*bare, NULL);
-    if (!bd) return -1;
-    *batch = short_batch(bd);
-    Py_DECREF(bd);
-    return *batch ? 1 : (PyErr_Occurred() ? -1 : 0);
+    WrapperState *w = (WrapperState *)self;
+    if (!w->bare || !w->illegal || w->illegal == Py_None || w->has_reset != Py_True) return 0;
+    if (!PyObject_TypeCheck(w->bare, &EnvBaseType)) return 0;
+    *batch = short_batch(w->bare);
+    if (!*batch) return 0;
+    *bare = Py_NewRef(w->bare);
+    *illegal = Py_NewRef(w->illegal);
+    return 1;
 }
 
 static PyObject *Wrapper_last(PyObject *self, PyObject *const *args, size_t nargsf,
                               PyObject *kwnames) {
     PyObject *observe, *bare, *illegal, *batch;
-    int want = observe_arg(args, PyVectorcall_NARGS(nargsf), kwnames, &observe);
+    int want = observe_arg(args, nargsf, kwnames, &observe);
     if (want < 0) return NULL;
-    int ok = want ? wrapped(self, &bare, &illegal, &batch) : 0;
-    if (ok < 0) return NULL;
-    if (!ok) return fallback_last(self, observe);
-    /* The dict entries stay referenced by the dicts during the call: hold them anyway. */
-    Py_INCREF(bare);
-    Py_INCREF(illegal);
-    Py_INCREF(batch);
+    if (!want || !wrapped(self, &bare, &illegal, &batch))
+        return call_method(N_LAST_PYTHON, self, 1, observe, NULL, NULL, NULL);
     PyObject *out = call_method(N_AEC_LAST, batch, 2, bare, illegal, NULL, NULL);
     Py_DECREF(bare);
     Py_DECREF(illegal);
@@ -170,16 +173,12 @@ static PyObject *Wrapper_step(PyObject *self, PyObject *const *args, size_t narg
                               PyObject *kwnames) {
     PyObject *action, *bare, *illegal, *batch;
     if (action_arg(args, nargsf, kwnames, &action) < 0) return NULL;
-    int ok = wrapped(self, &bare, &illegal, &batch);
-    if (ok < 0) return NULL;
-    if (!ok) return fallback_step(self, action);
-    Py_INCREF(bare);
-    Py_INCREF(illegal);
-    Py_INCREF(batch);
+    if (!wrapped(self, &bare, &illegal, &batch))
+        return call_method(N_STEP_PYTHON, self, 1, action, NULL, NULL, NULL);
     PyObject *taken = call_method(N_AEC_STEP, batch, 4, bare, action, self, illegal);
     long code = taken ? PyLong_AsLong(taken) : -1;
     Py_XDECREF(taken);
-    PyObject *out = NULL;
+    PyObject *out;
     if (code == -1 && PyErr_Occurred()) {
         out = NULL;
     } else if (code == 1) {
@@ -188,12 +187,32 @@ static PyObject *Wrapper_step(PyObject *self, PyObject *const *args, size_t narg
         out = call_method(N_STEP, bare, 1, action, NULL, NULL, NULL);
         if (out) Py_SETREF(out, Py_NewRef(Py_None));
     } else {
-        out = fallback_step(self, action);
+        out = call_method(N_STEP_PYTHON, self, 1, action, NULL, NULL, NULL);
     }
     Py_DECREF(bare);
     Py_DECREF(illegal);
     Py_DECREF(batch);
     return out;
+}
+
+static int Wrapper_traverse(WrapperState *self, visitproc visit, void *arg) {
+#define VISIT(name, field) Py_VISIT(self->field);
+    WRAPPER_FIELDS(VISIT)
+#undef VISIT
+    return 0;
+}
+
+static int Wrapper_clear(WrapperState *self) {
+#define CLEAR(name, field) Py_CLEAR(self->field);
+    WRAPPER_FIELDS(CLEAR)
+#undef CLEAR
+    return 0;
+}
+
+static void Wrapper_dealloc(WrapperState *self) {
+    PyObject_GC_UnTrack(self);
+    Wrapper_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyMethodDef Wrapper_methods[] = {
@@ -204,13 +223,24 @@ static PyMethodDef Wrapper_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef Wrapper_members[] = {
+#define MEMBER(name, field) {name, T_OBJECT_EX, offsetof(WrapperState, field), 0, NULL},
+    WRAPPER_FIELDS(MEMBER)
+#undef MEMBER
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyTypeObject WrapperBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kartentisch.interop._shortway.WrapperBase",
-    .tp_basicsize = sizeof(PyObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_basicsize = sizeof(WrapperState),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "last() and step() of env()'s outer wrapper, the compiled game's short way.",
     .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)Wrapper_dealloc,
+    .tp_traverse = (traverseproc)Wrapper_traverse,
+    .tp_clear = (inquiry)Wrapper_clear,
     .tp_methods = Wrapper_methods,
+    .tp_members = Wrapper_members,
 };
 
 static struct PyModuleDef MODULE = {
@@ -223,12 +253,10 @@ PyMODINIT_FUNC PyInit__shortway(void) {
         PyObject **slot;
         const char *name;
     } names[] = {
-        {&N_SHORT, "_short"},
-        {&N_BARE, "_bare"},           {&N_ILLEGAL, "_illegal"},
-        {&N_HAS_RESET, "_has_reset"}, {&N_AEC_LAST, "aec_last"},
-        {&N_AEC_STEP, "aec_step"},    {&N_LAST_PYTHON, "_last_python"},
-        {&N_STEP_PYTHON, "_step_python"}, {&N_STEP, "step"},
-        {&N_OBSERVE, "observe"},      {&N_ACTION, "action"},
+        {&N_AEC_LAST, "aec_last"},         {&N_AEC_STEP, "aec_step"},
+        {&N_LAST_PYTHON, "_last_python"},  {&N_STEP_PYTHON, "_step_python"},
+        {&N_STEP, "step"},                 {&N_OBSERVE, "observe"},
+        {&N_ACTION, "action"},
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!(*names[k].slot = PyUnicode_InternFromString(names[k].name))) return NULL;

@@ -283,7 +283,8 @@ class TrickGameEnv(_EnvBase, AECEnv):  # type: ignore[misc]
             seat = self._batch.deal_one(0, deal_seed, dealer)
             cls = type(self)
             short = (
-                hasattr(self._batch, "aec_step")
+                _EnvBase is not _PythonEnvBase
+                and hasattr(self._batch, "aec_step")
                 and self._inline_observe
                 and cls.step is TrickGameEnv.step
                 and cls._accumulate_rewards is AECEnv._accumulate_rewards
