@@ -230,7 +230,7 @@ def report_text(
         f"Engine modules: {native.status()}; load average before, after: {loads}",
         "",
         f"{'game':<26}{'loop':<17}{'per s best':>12}{'median':>10}{'share best':>12}"
-        f"{'median':>8}{'share by round':>24}",
+        f"{'median':>8}  share by round",
     ]
     for result in results:
         for name, loop in result.loops.items():
@@ -243,7 +243,7 @@ def report_text(
                 label = f"{name} ({result.backend})"
             lines.append(
                 f"{result.label:<26}{label:<17}{loop.best:>12,.0f}{loop.median:>10,.0f}"
-                f"{share:>12}{median:>8}{by_round:>24}"
+                f"{share:>12}{median:>8}  {by_round}"
             )
     lines.append("")
     lines.append("engine: decisions/s through the engine's API; raw_env, env: steps/s;")
