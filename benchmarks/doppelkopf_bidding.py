@@ -59,7 +59,7 @@ class _Half(StrongDoppelkopfBot):
         super().__init__(seed)
         self.declare_only = declare
 
-    def _bid(self, obs: Any, preferred: Any) -> Any:
+    def bid(self, obs: Any, preferred: Any) -> Any:
         if (obs.phase == "declare") != self.declare_only:
             if obs.phase == "declare":
                 return preferred
@@ -68,7 +68,7 @@ class _Half(StrongDoppelkopfBot):
             if obs.phase == "play" and obs.to_move == obs.seat:
                 return HeuristicDoppelkopfBot._announce(self.fallback, obs, list(obs.legal_actions))
             return None
-        return super()._bid(obs, preferred)
+        return super().bid(obs, preferred)
 
 
 def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot:

@@ -97,9 +97,74 @@ def test_methods_by_tricks_left(anna: list[DoppelkopfDecision]) -> None:
         assert d.seen.cost is not None and d.seen.cost >= -1e-9
     declarations = [d for d in anna if d.kind == "declaration"]
     assert len(declarations) == 3  # Scharfe, soli, Hochzeit/Armut: Anna passed each time
-    for d in declarations:
-        assert not d.solved and d.full is None and d.note == "declarations are not solved"
-        assert d.seen is not None and d.seen.method == "heuristic" and d.seen.cost is None
+    # She could say nothing but pass in the first and the last round.
+    assert [d.forced for d in declarations] == [True, False, True]
+    assert all(d.seen is None and d.full is None for d in declarations if d.forced)
+    soli = declarations[1]
+    assert not soli.solved and soli.full is None and soli.note == ""
+    # The strong bot's estimates: passing against the one solo worth estimating.
+    seen = soli.seen
+    assert seen is not None and seen.method == "sampled" and seen.samples == 16
+    assert set(seen.expected) == {Call("pass"), Call("solo", "trump")}
+    assert seen.best == Call("pass") and seen.cost == 0.0
+    assert seen.expected[Call("pass")] > seen.expected[Call("solo", "trump")]
+
+
+def test_a_hopeless_solo_costs_what_the_bot_estimates() -> None:
+    # Anna declares a trump solo with a hand the strong bot would not play it with.
+    sc = script(BLUNDER, dealer=3)
+    deal = sc.deal(seats=NAMES)
+    for _ in range(4):
+        deal.apply(Call("pass"))
+    deal.apply(Call("solo", "trump"), 0)
+    while deal.phase == "declare":
+        deal.apply(Call("pass"))
+    decisions = analyze_doppelkopf(deal, seat=0, samples=4)
+    solo = next(d for d in decisions if d.played == Call("solo", "trump"))
+    seen = solo.seen
+    assert seen is not None and seen.method == "sampled" and seen.best == Call("pass")
+    expected = seen.expected
+    assert seen.cost == pytest.approx(expected[Call("pass")] - expected[Call("solo", "trump")])
+    assert seen.cost > 100  # a lost solo costs hundreds of house points
+    again = analyze_doppelkopf(deal, seat=0, samples=4)
+    assert again == decisions  # the seed, not the clock
+    text = DoppelkopfAnalysis(decisions, tuple(NAMES)).text()
+    line = next(x for x in text if "trump solo" in x)
+    assert line.startswith(
+        "deal 1, declarations: Anna said trump solo; the strong bot would say pass (healthy):"
+        " better by "
+    )
+    assert line.endswith(" expected points [estimate over 16 sampled deals]")
+    assert f"{seen.cost:.2f}" in line
+    assert f"{seen.cost:.2f} expected points lost" in text[-1]
+
+
+def test_announcements_against_the_estimate_of_every_word_and_of_silence() -> None:
+    def said(word: str) -> DoppelkopfDecision:
+        sc = script(BLUNDER, dealer=3)
+        deal = sc.deal(seats=NAMES)
+        pass_all(deal)
+        deal.apply(Call(word), 0)
+        decisions = analyze_doppelkopf(deal, seat=0, samples=4)
+        return next(d for d in decisions if d.kind == "announcement")
+
+    re, schwarz = said("re"), said("schwarz")
+    for d in (re, schwarz):
+        seen = d.seen
+        assert seen is not None and seen.method == "sampled" and seen.samples == 24
+        assert seen.silent is not None
+        assert set(seen.expected) == {Call(w) for w in ("re", "no90", "no60", "no30", "schwarz")}
+        top = max(*seen.expected.values(), seen.silent)
+        assert seen.cost == pytest.approx(top - seen.expected[d.played])
+    # Re from the first trick with a Q♣ is a fair word; Schwarz from the first trick is not.
+    assert re.seen is not None and re.seen.cost is not None and re.seen.cost < 5
+    assert schwarz.seen is not None and schwarz.seen.cost is not None
+    assert schwarz.seen.cost > 100 and schwarz.seen.best != Call("schwarz")
+    data = schwarz.to_dict()["seat_information"]
+    assert data["method"] == "sampled" and "silent" in data and "schwarz" in data["expected"]
+    lines = DoppelkopfAnalysis([schwarz], tuple(NAMES)).text("de")
+    assert lines[0].startswith("Spiel 1, Stich 1: Anna sagt ")
+    assert "um " in lines[0] and "Punkte im Erwartungswert besser [Schätzung über 24" in lines[0]
 
 
 def test_open_hochzeit_cards_are_not_solved() -> None:
@@ -130,12 +195,17 @@ def test_analyze_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     seen = ninth["seat_information"]
     assert seen["method"] == "pimc" and seen["best"] == "10H" and seen["samples"] == 3
     assert set(seen["expected"]) == {"10H", "KD"}
-    first = out["decisions"][0]
+    first, second = out["decisions"][:2]
     assert first["kind"] == "declaration" and first["solved"] is False
-    assert first["full_information"] is None and first["seat_information"]["cost"] is None
+    assert first["forced"] is True and first["seat_information"] is None
+    assert second["kind"] == "declaration" and second["forced"] is False
+    assert second["full_information"] is None
+    assert second["seat_information"]["method"] == "sampled"
+    assert second["seat_information"]["cost"] == 0 and second["seat_information"]["best"] == "pass"
+    assert set(second["seat_information"]["expected"]) == {"pass", "solo trump"}
     totals = out["totals"]["0"]
     assert totals["full_information"] >= 30 and totals["full_information_augen"] >= 18
-    assert totals["not_solved"] == 3 and totals["forced"] == 1
+    assert totals["not_solved"] == 1 and totals["forced"] == 3
     assert totals["exact"] + totals["estimated"] == 9
 
 
@@ -148,9 +218,10 @@ def test_text_report(anna: list[DoppelkopfDecision]) -> None:
     )
     assert "deal 1, trick 10: Anna played 10♥ (forced)" in text
     assert any("[estimate: 3 tricks searched, then a greedy playout]" in line for line in text)
+    assert "deal 1, declarations: Anna said pass (healthy) (forced)" in text
     assert (
-        "deal 1, declarations: Anna said pass (healthy); the strong bot would say the same"
-        " (not solved)" in text
+        "deal 1, declarations: Anna said pass (healthy); the strong bot would choose the same"
+        " [estimate over 16 sampled deals]" in text
     )
     assert text[-2] == ""
     assert text[-1].startswith("Anna: ") and "lost to perfect play" in text[-1]
@@ -168,8 +239,12 @@ def test_text_report_in_german_and_russian(anna: list[DoppelkopfDecision]) -> No
     assert "Spiel 1, Stich 10: Anna spielt 10♥ (erzwungen)" in german
     assert (
         # the call in German words, not the notation's "pass"
-        "Spiel 1, Vorbehalte: Anna sagt gesund; der starke Bot würde dasselbe sagen"
-        " (nicht gelöst)" in german
+        "Spiel 1, Vorbehalte: Anna sagt gesund; der starke Bot würde dasselbe wählen"
+        " [Schätzung über 16 gezogene Blätter]" in german
+    )
+    assert (
+        "сдача 1, заявки: Anna заявил(а) пас; сильный бот выбрал бы то же"
+        " [оценка по 16 случайным раздачам]" in russian
     )
     assert "сдача 1, взятка 10: Anna сыграл(а) 10♥ (вынужденно)" in russian
     assert russian[-1].startswith("Anna: ") and "против идеальной игры" in russian[-1]

@@ -69,3 +69,24 @@ def test_hint_texts_in_every_language() -> None:
         assert t(lang, "hint_points", value="+10.0", other="Q♣", other_value="-20.0")
         assert t(lang, "hint_not_searched")
         assert "6" in t(lang, "hint_early", n=6)
+
+
+def test_a_declaration_hint_gives_the_bots_estimates() -> None:
+    from kartentisch.games.doppelkopf import Call
+
+    from .scripted import script
+    from .test_analysis import BLUNDER
+
+    deal = script(BLUNDER, dealer=3).deal()
+    for _ in range(4):
+        deal.apply(Call("pass"))  # the Scharfe round; the soli now, the human first
+    match = DoppelkopfMatch(seats=["You", "Ben", "Carla", "Dan"], seed=4, start=False)
+    for lang, text in (
+        ("en", " points expected over sampled deals; next best trump solo: -"),
+        ("de", " Punkte im Erwartungswert über gezogene Blätter; zweitbeste Wahl Trumpfsolo: -"),
+    ):
+        console = Console(file=io.StringIO(), width=120, force_terminal=False)
+        game = cli.TerminalGame(match, {}, lang, None, console, lambda prompt: "q", hint=True)
+        [(action, reason)] = game.suggestions(deal)
+        assert action == Call("pass")
+        assert reason.startswith("+") and text in reason, reason

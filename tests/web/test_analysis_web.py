@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from kartentisch.web.analysis import deal_analysis
+from kartentisch.web.analysis import deal_analysis, hint
 from kartentisch.web.app import create_app
 from kartentisch.web.tables import ServerSettings
 
@@ -165,3 +165,22 @@ def test_no_hints_unless_the_host_allows_them(client: TestClient) -> None:
     )
     assert refused.status_code == 400
     assert refused.json()["error"]["code"] == "hints_rated"
+
+
+def test_a_declaration_hint_names_the_estimates_in_the_persons_language() -> None:
+    # Seed 0: Ann and Ben pass the Scharfe round; Cid's strong bot would play one.
+    names = ["Ann", "Ben", "Cid", "Dora"]
+    actions = [(0, "pass"), (1, "pass")]
+    answers = {
+        lang: hint("doppelkopf", {}, names, 0, actions, 2, lang) for lang in ("en", "de", "ru")
+    }
+    assert {a["action"] for a in answers.values()} == {"scharfe kings"}
+    english = answers["en"]["reason"]
+    assert "points expected over sampled deals; next best pass (healthy): +" in english
+    assert (
+        "Punkte im Erwartungswert über gezogene Blätter; zweitbeste Wahl gesund: +"
+        in (answers["de"]["reason"])
+    )
+    assert "по случайным раздачам; следующий вариант пас: +" in answers["ru"]["reason"]
+    # The same answer again: the seed, not the clock.
+    assert hint("doppelkopf", {}, names, 0, actions, 2, "en") == answers["en"]

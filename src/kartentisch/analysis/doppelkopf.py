@@ -33,13 +33,23 @@ an ouvert solo: whether the opponents take a trick. Points never fall as a
 party's Augen rise, so with all hands known they follow exactly from the
 solved Augen.
 
-**Not solved.** Declarations, the Armut (answer, cards passed) and
-announcements have no exact value here: they are listed with what the strong
-bot would do (the heuristic bot's rules) and marked not solved; so are the
-cards of a Nullsolo and of a Hochzeit still looking for its partner, which
-the two-party solver does not model, and a revoke (table mode). An
-announcement made out of turn is listed without the bot's view: bots speak
-only at their turn.
+**Declarations, the Armut answer and announcements** have no exact value
+(no solver decides them); they are valued as the strong bot decides them
+(:mod:`kartentisch.bots.doppelkopf_bidding`): each choice's expected points
+over deals drawn consistent with the seat's information, played out by the
+heuristic bot and scored as the table scores (``sampled``). The choice made
+is estimated too where the bot would not have considered it, so its cost is
+the best choice's estimate minus its own. A declaration whose only candidate
+worth estimating is the one made costs nothing (``screened``); one with a
+single legal choice is forced. Where the sampled deals cannot rebuild the
+game (an Armut, whose cards changed hands; a five-kings throw-in) the bot's
+rule is given, not valued.
+
+**Not solved** with every hand known: those decisions, the cards passed in
+an Armut, the cards of a Nullsolo and of a Hochzeit still looking for its
+partner, which the two-party solver does not model, and a revoke (table
+mode). An announcement made out of turn is listed without the bot's view:
+bots speak only at their turn.
 """
 
 from __future__ import annotations
@@ -52,9 +62,14 @@ from typing import Any, Final
 
 from kartentisch.analysis.base import check_deal, check_seat, seat_names
 from kartentisch.analysis.texts import note, t
+from kartentisch.bots.doppelkopf_bidding import (
+    Estimates,
+    bot_candidates,
+    estimate_calls,
+)
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot, utility_steps
 from kartentisch.cards import Card
-from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
@@ -76,6 +91,7 @@ __all__ = [
     "analyse_record",
     "analyze_doppelkopf",
     "bot_view",
+    "ranked_estimates",
 ]
 
 #: Deals sampled per card for the seat's information.
@@ -102,7 +118,9 @@ class BotView:
     ``pimc`` (samples solved to the end), ``pimc-estimate`` (samples searched
     :data:`HORIZON` tricks deep, then a greedy playout) or ``heuristic`` (not
     searched: the heuristic bot's rules); ``expected``: mean points per card
-    for the seat's party when searched.
+    for the seat's party when searched. ``estimates``: the estimates behind a
+    declaration, an Armut answer or the announcement decided before the card
+    (``sampled``; :class:`~kartentisch.bots.doppelkopf_bidding.Estimates`).
     """
 
     choice: Action
@@ -111,6 +129,7 @@ class BotView:
     expected: dict[Card, float]
     samples: int
     announce: Call | None = None
+    estimates: Estimates = dataclasses.field(default_factory=Estimates)
 
 
 def bot_view(
@@ -122,10 +141,22 @@ def bot_view(
     ``bot.exact_tricks`` tricks; ``early`` searches the earlier tricks too,
     ``bot.horizon`` tricks deep (an estimate where the bot plays by rule).
     """
+    if obs.phase != "play":
+        # Declarations and the Armut: the strong bot's own choice, by its estimates.
+        decided = bot.choose(obs)
+        said = bot.last_estimates
+        method = "sampled" if said.deals else "heuristic"
+        return BotView(decided, None, method, {}, said.deals, None, said)
     preferred = bot.fallback.choose(obs)
-    if obs.phase != "play" or obs.to_move != obs.seat:
+    if obs.to_move != obs.seat:
         return BotView(preferred, None, "heuristic", {}, 0)
     announce = preferred if isinstance(preferred, Call) and preferred.is_announcement else None
+    said = Estimates()
+    if bot.bidding and any(isinstance(a, Call) and a.is_announcement for a in obs.legal_actions):
+        # The word the strong bot would say before its card (its fallback never speaks).
+        word = bot.bid(obs, preferred)
+        said = bot.last_estimates
+        announce = word if isinstance(word, Call) and word.is_announcement else None
     legal = tuple(a for a in obs.legal_actions if isinstance(a, Card))
     rule_card = preferred
     if not isinstance(rule_card, Card):  # the card the bot would play after its announcement
@@ -139,7 +170,7 @@ def bot_view(
         cards = [c for c in cards if suit_of[c] == led] or cards
     choice: Action = announce or rule_card
     if len(cards) == 1:
-        return BotView(announce or cards[0], cards[0], "forced", {}, 0, announce)
+        return BotView(announce or cards[0], cards[0], "forced", {}, 0, announce, said)
     exact = len(obs.hand) <= bot.exact_tricks
     searchable = (
         info.ready
@@ -148,16 +179,25 @@ def bot_view(
         and (exact or early)
     )
     if not searchable:
-        return BotView(choice, rule_card, "heuristic", {}, 0, announce)
+        return BotView(choice, rule_card, "heuristic", {}, 0, announce, said)
     try:
         expected = bot.evaluate(obs, cards, info)
     except (AssertionError, ValueError):  # an observation the sampler cannot fit
-        return BotView(choice, rule_card, "heuristic", {}, 0, announce)
+        return BotView(choice, rule_card, "heuristic", {}, 0, announce, said)
     top = max(expected.values())
     tied = [c for c in cards if expected[c] >= top - 1e-9]
     card = rule_card if rule_card in tied else tied[0]
     method = "pimc" if exact else "pimc-estimate"
-    return BotView(announce or card, card, method, expected, bot.last_samples, announce)
+    return BotView(announce or card, card, method, expected, bot.last_samples, announce, said)
+
+
+def ranked_estimates(estimates: Estimates) -> list[tuple[Action | None, float]]:
+    """The estimated choices, best first: each as its action (None: saying nothing)."""
+    out: list[tuple[Action | None, float]] = []
+    for key, value in estimates.items():
+        action = parse_action(key) if key else None
+        out.append((action, value))
+    return sorted(out, key=lambda item: -item[1])
 
 
 # -- the analysed decisions ----------------------------------------------------------------
@@ -205,16 +245,18 @@ class SeatInformation:
 
     ``best`` is the bot's choice (None: it would make no announcement now);
     ``cost`` the expected points the action taken lost against it (None
-    where not solved).
+    where not valued); ``expected`` each card's or choice's expected points
+    (``samples`` deals); ``silent``: for an announcement, saying nothing.
     """
 
     method: str
     best: Action | None
-    expected: dict[Card, float]
+    expected: dict[Action, float]
     samples: int
     cost: float | None
     announce: Call | None = None
     horizon: int | None = None
+    silent: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"method": self.method}
@@ -225,6 +267,8 @@ class SeatInformation:
         if self.expected:
             out["samples"] = self.samples
             out["expected"] = {str(c): round(v, 4) for c, v in self.expected.items()}
+        if self.silent is not None:
+            out["silent"] = round(self.silent, 4)
         if self.announce is not None:
             out["announce_first"] = str(self.announce)
         return out
@@ -321,7 +365,7 @@ def _seat_information(view: BotView, played: Card) -> SeatInformation:
     return SeatInformation(
         method=view.method,
         best=view.card,
-        expected=view.expected,
+        expected={c: v for c, v in view.expected.items()},
         samples=view.samples,
         cost=cost,
         announce=view.announce,
@@ -348,16 +392,14 @@ def _decision(
                 return DoppelkopfDecision(
                     number, trick, seat, "announcement", action, False, None, None, note
                 )
-            preferred = bot.fallback.choose(obs)
-            said = preferred if isinstance(preferred, Call) and preferred.is_announcement else None
-            seen = SeatInformation("heuristic", said, {}, 0, None)
-            note = "announcements are not solved"
+            seen, note = _announcement_information(obs, action, bot)
             return DoppelkopfDecision(
                 number, trick, seat, "announcement", action, False, None, seen, note
             )
         kind = "declaration" if phase == "declare" else "armut"
-        seen = SeatInformation("heuristic", bot.choose(obs), {}, 0, None)
-        note = "declarations are not solved" if kind == "declaration" else "the Armut is not solved"
+        if sum(isinstance(a, Call) for a in obs.legal_actions) == 1:
+            return DoppelkopfDecision(number, trick, seat, kind, action, True, None, None)
+        seen, note = _call_information(obs, action, bot)
         return DoppelkopfDecision(number, trick, seat, kind, action, False, None, seen, note)
     following = replay.following_actions()
     if len(following) == 1 and action in following:
@@ -368,6 +410,75 @@ def _decision(
     if isinstance(full, str):
         return DoppelkopfDecision(number, trick, seat, "card", action, False, None, seen, full)
     return DoppelkopfDecision(number, trick, seat, "card", action, False, full, seen)
+
+
+_PASS: Final = Call("pass")
+_VORBEHALT: Final = Call("vorbehalt")
+NOT_REBUILT: Final = "not valued: sampled deals cannot rebuild this game"
+THROW_IN: Final = "throwing in is not valued"
+
+
+def _announcement_information(
+    obs: DoppelkopfObservation, said: Call, bot: StrongDoppelkopfBot
+) -> tuple[SeatInformation, str]:
+    """An announcement made at the seat's turn, against the strong bot's estimates of
+    every word and of saying nothing (or its rule where those cannot be drawn)."""
+    word = bot.bid(obs, bot.fallback.choose(obs)) if bot.bidding else None
+    estimates = bot.last_estimates
+    if not estimates.deals or said.word not in estimates:
+        rule = word if isinstance(word, Call) and word.is_announcement else None
+        return SeatInformation("heuristic", rule, {}, 0, None), NOT_REBUILT
+    expected: dict[Action, float] = {Call(w): v for w, v in estimates.items() if w}
+    top = max(estimates.values())
+    best = word if isinstance(word, Call) and word.is_announcement else None
+    if estimates[said.word] >= top - 1e-9:
+        best = said
+    seen = SeatInformation(
+        method="sampled",
+        best=best,
+        expected=expected,
+        samples=estimates.deals,
+        cost=top - estimates[said.word],
+        silent=estimates[""],
+    )
+    return seen, ""
+
+
+def _call_information(
+    obs: DoppelkopfObservation, made: Call, bot: StrongDoppelkopfBot
+) -> tuple[SeatInformation, str]:
+    """A declaration or an Armut answer against the strong bot's estimates of the
+    choices it considers and of the one made (a Vorbehalt: its best reservation)."""
+    legal = obs.legal_actions
+    heuristic = bot.fallback.choose(obs)
+    if Call("redeal") in legal:
+        return SeatInformation("heuristic", bot.choose(obs), {}, 0, None), THROW_IN
+    if obs.phase == "declare":
+        candidates = bot_candidates(obs, heuristic)
+        if made == _VORBEHALT and not any(c != _PASS for c in candidates):
+            # The bot would not reserve: estimate what a reservation could name.
+            candidates += [Call("solo", kind) for kind in obs.options.soli if kind != "null"]
+        if made != _VORBEHALT and made not in candidates:
+            candidates.append(made)
+    else:
+        candidates = [a for a in legal if isinstance(a, Call)]
+    if len(candidates) <= 1:
+        return SeatInformation("screened", made, {}, 0, 0.0), ""
+    estimates = estimate_calls(obs, bot.rng, candidates, samples=bot.declare_samples)
+    if not estimates.deals:
+        return SeatInformation("heuristic", bot.choose(obs), {}, 0, None), NOT_REBUILT
+    expected: dict[Action, float] = {c: estimates[str(c)] for c in candidates}
+    if made == _VORBEHALT:
+        mine = max(v for c, v in expected.items() if c != _PASS)
+    else:
+        mine = expected[made]
+    top = max(expected.values())
+    tied = [c for c in candidates if expected[c] >= top - 1e-9]
+    best: Call = heuristic if isinstance(heuristic, Call) and heuristic in tied else tied[0]
+    if mine >= top - 1e-9:
+        best = made
+    seen = SeatInformation("sampled", best, expected, estimates.deals, top - mine)
+    return seen, ""
 
 
 def _replay_from_start(deal: DoppelkopfDeal) -> DoppelkopfDeal:
@@ -449,6 +560,8 @@ def _tag(lang: str, method: str, samples: int = 0) -> str:
         "pimc": "tag_pimc",
         "pimc-estimate": "tag_pimc_estimate",
         "heuristic": "tag_heuristic",
+        "sampled": "tag_sampled",
+        "screened": "tag_screened",
     }[method]
     return t(lang, key, horizon=HORIZON, samples=samples)
 
@@ -528,8 +641,25 @@ class DoppelkopfAnalysis:
                 name=who,
                 action=_action_text(d.played, lang),
             )
+            if d.forced:
+                return t(lang, "forced", head=head)
             if d.seen is None:
                 return t(lang, "with_note", head=head, note=note(lang, d.note))
+            told = d.seen
+            if told.method in ("sampled", "screened") and told.cost is not None:
+                tag = _tag(lang, told.method, told.samples)
+                if told.cost < 0.005:
+                    return t(lang, "dk_same_est", head=head, tag=tag)
+                if told.best is None:
+                    return t(lang, "dk_no_word_est", head=head, cost=f"{told.cost:.2f}", tag=tag)
+                return t(
+                    lang,
+                    "dk_would_say_est",
+                    head=head,
+                    action=_action_text(told.best, lang),
+                    cost=f"{told.cost:.2f}",
+                    tag=tag,
+                )
             best = d.seen.best
             if best == d.played:
                 return t(lang, "dk_same", head=head)

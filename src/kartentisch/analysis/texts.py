@@ -31,17 +31,13 @@ _NOTES: Final[dict[str, dict[str, str]]] = {
         "de": "außerhalb der Reihe gesagt: nicht gelöst, der Bot spricht nur, wenn er dran ist",
         "ru": "сказано не в свой ход: не решено, бот говорит только в свой ход",
     },
-    "announcements are not solved": {
-        "de": "Ansagen werden nicht gelöst",
-        "ru": "объявления не решаются",
+    "not valued: sampled deals cannot rebuild this game": {
+        "de": "nicht bewertet: gezogene Blätter können dieses Spiel nicht nachbauen",
+        "ru": "не оценено: случайные раздачи не воспроизводят эту игру",
     },
-    "declarations are not solved": {
-        "de": "Vorbehalte werden nicht gelöst",
-        "ru": "заявки не решаются",
-    },
-    "the Armut is not solved": {
-        "de": "die Armut wird nicht gelöst",
-        "ru": "Armut не решается",
+    "throwing in is not valued": {
+        "de": "das Einwerfen wird nicht bewertet",
+        "ru": "сброс раздачи не оценивается",
     },
 }
 

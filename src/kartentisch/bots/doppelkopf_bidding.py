@@ -61,11 +61,15 @@ from kartentisch.games.doppelkopf.scoring import Announcement, GameFacts, score_
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
 
 __all__ = [
+    "Estimates",
     "QuietHeuristicBot",
+    "bot_candidates",
     "choose_announcement",
     "choose_armut_answer",
     "choose_declaration",
     "declaration_candidates",
+    "estimate_announcements",
+    "estimate_calls",
     "play_out",
     "played_deal",
     "relative",
@@ -73,6 +77,16 @@ __all__ = [
 
 _PASS: Final = Call("pass")
 _QC: Final = Card("QC")
+
+
+class Estimates(dict[str, float]):
+    """Each choice's estimated utility, keyed by its notation (``pass``, ``solo
+    queens``; an announcement by its word, ``""`` for saying nothing), and
+    ``deals``: how many drawn deals the means are over (0: none could be drawn)."""
+
+    def __init__(self, means: dict[str, float] | None = None, deals: int = 0) -> None:
+        super().__init__(means or {})
+        self.deals = deals
 
 
 class QuietHeuristicBot(HeuristicDoppelkopfBot):
@@ -180,6 +194,20 @@ def declaration_candidates(
     return out
 
 
+def bot_candidates(
+    obs: DoppelkopfObservation, heuristic: Action, *, screen: float = 0.4
+) -> list[Call]:
+    """:func:`declaration_candidates`, where a reservation is to be named (or a solo the
+    seat must play) only those legal now and the heuristic bot's pick."""
+    candidates = declaration_candidates(obs, heuristic, screen=screen)
+    legal = obs.legal_actions
+    if _PASS not in legal and Call("vorbehalt") not in legal:
+        candidates = [c for c in candidates if c in legal]
+        if isinstance(heuristic, Call) and heuristic not in candidates:
+            candidates.append(heuristic)
+    return candidates
+
+
 def _declare_hands(obs: DoppelkopfObservation, rng: random.Random) -> list[list[Card]]:
     """The seat's hand and the unseen cards dealt at random to the other seats (a
     poor player gets as many trumps as he offered)."""
@@ -269,17 +297,29 @@ def _estimate(
     return totals, count
 
 
+def estimate_calls(
+    obs: DoppelkopfObservation, rng: random.Random, candidates: Sequence[Call], *, samples: int
+) -> Estimates:
+    """Each candidate's mean utility at a declaration or an Armut answer, over the same
+    ``samples`` drawn deals (common random numbers). A candidate that is not legal now
+    (a reservation's declaration after a Vorbehalt) is played as the Vorbehalt and then
+    that declaration."""
+    totals, count = _estimate(obs, rng, candidates, samples)
+    if count == 0:
+        return Estimates()
+    return Estimates({str(c): t / count for c, t in zip(candidates, totals, strict=True)}, count)
+
+
 def choose_armut_answer(
     obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
-) -> tuple[Action, dict[str, float]]:
+) -> tuple[Action, Estimates]:
     """Take an Armut or not, whichever is estimated to score more (ties: the heuristic)."""
     candidates = [a for a in obs.legal_actions if isinstance(a, Call)]
     if len(candidates) <= 1:
-        return heuristic, {}
-    totals, count = _estimate(obs, rng, candidates, samples)
-    if count == 0:
-        return heuristic, {}
-    means = {str(c): t / count for c, t in zip(candidates, totals, strict=True)}
+        return heuristic, Estimates()
+    means = estimate_calls(obs, rng, candidates, samples=samples)
+    if not means.deals:
+        return heuristic, means
     best = max(means.values())
     tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
     return (heuristic if heuristic in tied else tied[0]), means
@@ -292,7 +332,7 @@ def choose_declaration(
     *,
     samples: int,
     screen: float = 0.4,
-) -> tuple[Action, dict[str, float]]:
+) -> tuple[Action, Estimates]:
     """The declaration with the best estimated utility, and every candidate's estimate.
 
     ``heuristic`` is the heuristic bot's choice: kept where there is nothing to
@@ -300,20 +340,13 @@ def choose_declaration(
     """
     legal = obs.legal_actions
     if Call("redeal") in legal:
-        return heuristic, {}
-    candidates = declaration_candidates(obs, heuristic, screen=screen)
-    if _PASS not in legal and Call("vorbehalt") not in legal:
-        # A reservation to name (or a solo the seat must play): the heuristic's pick
-        # and the solos worth estimating.
-        candidates = [c for c in candidates if c in legal]
-        if isinstance(heuristic, Call) and heuristic not in candidates:
-            candidates.append(heuristic)
+        return heuristic, Estimates()
+    candidates = bot_candidates(obs, heuristic, screen=screen)
     if len(candidates) <= 1:
-        return (candidates[0] if candidates else heuristic), {}
-    totals, count = _estimate(obs, rng, candidates, samples)
-    if count == 0:
-        return heuristic, {}
-    means = {str(c): t / count for c, t in zip(candidates, totals, strict=True)}
+        return (candidates[0] if candidates else heuristic), Estimates()
+    means = estimate_calls(obs, rng, candidates, samples=samples)
+    if not means.deals:
+        return heuristic, means
     best = max(means.values())
     tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
     choice: Call = heuristic if isinstance(heuristic, Call) and heuristic in tied else tied[0]
@@ -363,20 +396,18 @@ def _with_word(facts: GameFacts, obs: DoppelkopfObservation, word: str) -> GameF
     return replace(facts, announcements=(*facts.announcements, said))
 
 
-def choose_announcement(
-    obs: DoppelkopfObservation, rng: random.Random, *, samples: int, margin: float = 0.0
-) -> tuple[Call | None, dict[str, float]]:
-    """The announcement to say now (None: none), and each word's estimated utility.
-
-    Only for a game the sampler can rebuild (not an Armut, whose cards changed
-    hands, nor an open Hochzeit); otherwise ``(None, {})`` and the caller decides.
-    """
+def estimate_announcements(
+    obs: DoppelkopfObservation, rng: random.Random, *, samples: int
+) -> Estimates:
+    """Each legal word's estimated utility if the seat says it now, and ``""``'s: saying
+    nothing. Empty for a game the sampler cannot rebuild (an Armut, whose cards changed
+    hands, or an open Hochzeit) or with no word to say."""
     words = [a for a in obs.legal_actions if isinstance(a, Call) and a.is_announcement]
     if not words or obs.party is None or obs.armut is not None:
-        return None, {}
+        return Estimates()
     info = DoppelkopfInfoSet(obs)
     if info.order is None or not info.ready:
-        return None, {}
+        return Estimates()
     base = 0.0
     totals = [0.0] * len(words)
     count = 0
@@ -403,8 +434,20 @@ def choose_announcement(
             totals[i] += relative(scored.points, obs.seat, obs.playing)
         count += 1
     if count == 0:
-        return None, {}
+        return Estimates()
     means = {"": base / count} | {w.word: t / count for w, t in zip(words, totals, strict=True)}
+    return Estimates(means, count)
+
+
+def choose_announcement(
+    obs: DoppelkopfObservation, rng: random.Random, *, samples: int, margin: float = 0.0
+) -> tuple[Call | None, Estimates]:
+    """The announcement to say now (None: none), and each word's estimated utility
+    (:func:`estimate_announcements`; empty where the caller must decide)."""
+    means = estimate_announcements(obs, rng, samples=samples)
+    if not means.deals:
+        return None, means
+    words = [a for a in obs.legal_actions if isinstance(a, Call) and a.is_announcement]
     best = max(words, key=lambda w: means[w.word])
     if means[best.word] > means[""] + margin:
         return best, means

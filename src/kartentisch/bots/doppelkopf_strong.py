@@ -83,6 +83,7 @@ from typing import Final
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
 from kartentisch.bots.doppelkopf_bidding import (
+    Estimates,
     QuietHeuristicBot,
     choose_announcement,
     choose_armut_answer,
@@ -288,8 +289,9 @@ class StrongDoppelkopfBot:
         self.fallback: HeuristicDoppelkopfBot = (
             QuietHeuristicBot(fallback_rng) if bidding else HeuristicDoppelkopfBot(fallback_rng)
         )
-        #: The estimates behind the last declaration or announcement (for tests).
-        self.last_estimates: dict[str, float] = {}
+        #: The estimates behind the last declaration or announcement (tests, hints and
+        #: the analysis read them).
+        self.last_estimates = Estimates()
         #: Nodes searched for the last decision (for benchmarks).
         self.last_nodes = 0
         self.last_samples = 0
@@ -423,8 +425,11 @@ class StrongDoppelkopfBot:
             return best
         return preferred
 
-    def _bid(self, obs: DoppelkopfObservation, preferred: Action) -> Action | None:
-        """A declaration or announcement estimated over sampled deals (None: none)."""
+    def bid(self, obs: DoppelkopfObservation, preferred: Action) -> Action | None:
+        """A declaration, Armut answer or announcement estimated over sampled deals
+        (None: no word now, or nothing to estimate); ``preferred`` is the heuristic
+        bot's choice. :attr:`last_estimates` holds the estimates behind it."""
+        self.last_estimates = Estimates()
         if obs.phase == "declare":
             choice, self.last_estimates = choose_declaration(
                 obs, self.rng, preferred, samples=self.declare_samples
@@ -451,7 +456,7 @@ class StrongDoppelkopfBot:
         obs = observation
         preferred = self.fallback.choose(obs)
         if self.bidding:
-            decided = self._bid(obs, preferred)
+            decided = self.bid(obs, preferred)
             if decided is not None:
                 return decided
         if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):

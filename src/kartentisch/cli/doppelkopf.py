@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -40,6 +40,9 @@ from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers, Question
 from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
 from kartentisch.i18n import card_input, t
+
+if TYPE_CHECKING:
+    from kartentisch.analysis.doppelkopf import BotView
 
 __all__ = ["add_play_arguments", "play", "play_options"]
 
@@ -258,7 +261,8 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         lang = self.lang
         out: list[tuple[Action, str]] = []
         if view.card is None or view.announce is not None:
-            out.append((view.choice, t(lang, "hint_not_searched")))
+            said = view.announce or view.choice
+            out.append((said, self._estimate_reason(view, said) or t(lang, "hint_not_searched")))
         if view.card is None:
             return out
         if view.method == "forced":
@@ -282,6 +286,36 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             reason = t(lang, "hint_not_searched")
         out.append((view.card, reason))
         return out
+
+    def _estimate_reason(self, view: BotView, said: Action) -> str | None:
+        """The estimated points of a declaration or an announcement and of the next best
+        choice (None where it was not estimated)."""
+        from kartentisch.analysis.doppelkopf import ranked_estimates
+
+        ranked = ranked_estimates(view.estimates)
+        if len(ranked) < 2:
+            return None
+        shown: Action | None = said
+        if isinstance(said, Call) and said.word == "vorbehalt":
+            shown = next(a for a, _ in ranked if a != Call("pass"))  # the reservation
+        value = next((v for a, v in ranked if a == shown), None)
+        if value is None:
+            return None
+        other, other_value = next((a, v) for a, v in ranked if a != shown)
+        other_text = (
+            t(self.lang, "hint_nothing")
+            if other is None
+            else card_text(other, self.lang)
+            if isinstance(other, Card)
+            else escape(call_text(other, self.lang))
+        )
+        return t(
+            self.lang,
+            "hint_estimate",
+            value=f"{value:+.1f}",
+            other=other_text,
+            other_value=f"{other_value:+.1f}",
+        )
 
     def _hint(self, deal: DoppelkopfDeal) -> None:
         for action, reason in self.suggestions(deal):

@@ -29,10 +29,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kartentisch.analysis import ANALYSERS, analyze
-from kartentisch.analysis.doppelkopf import bot_view
+from kartentisch.analysis.doppelkopf import BotView, bot_view, ranked_estimates
 from kartentisch.bots import make_bot
+from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
+from kartentisch.cards import Card
 from kartentisch.errors import KartentischError
 from kartentisch.games import get_game
+from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.text import call_text
 from kartentisch.i18n import card_text, translate
 from kartentisch.records import ReplayError
 from kartentisch.web.adapter import table_game_type
@@ -243,14 +247,52 @@ def hint(
         return {"action": done, "reason": translate(lang, "hint.reason_rule")}
     observation = table.observation(seat)
     bot = make_bot(game, "strong", random.Random(seed * 31 + seat + 7))
+    if game == "doppelkopf":
+        # The choice and its reason from one look (the bot draws its deals once).
+        assert isinstance(bot, StrongDoppelkopfBot)
+        view = bot_view(observation, bot)
+        reason = _estimate_reason(view, lang) or _reason(game, bot, observation, view, lang)
+        return {"action": table.format_action(view.choice), "reason": reason}
     choice = bot.choose(observation)
     text = table.format_action(choice)
     return {"action": text, "reason": _reason(game, bot, observation, choice, lang)}
 
 
+def _estimate_reason(view: BotView, lang: str) -> str | None:
+    """Why a Doppelkopf declaration, Armut answer or announcement: its estimated points
+    and the next best choice's (None where the choice was not estimated)."""
+    if isinstance(view.choice, Card) or len(view.estimates) < 2:
+        return None
+    ranked = ranked_estimates(view.estimates)
+    shown: Action | None = view.choice
+    if isinstance(view.choice, Call) and view.choice.word == "vorbehalt":
+        shown = next(a for a, _ in ranked if a != Call("pass"))  # the reservation it names
+    value = next((v for a, v in ranked if a == shown), None)
+    if value is None:
+        return None
+    other, other_value = next((a, v) for a, v in ranked if a != shown)
+    return translate(
+        lang,
+        "hint.reason_estimate",
+        action=_choice_text(view.choice, lang),
+        value=f"{value:+.1f}",
+        other=_choice_text(other, lang),
+        other_value=f"{other_value:+.1f}",
+    )
+
+
+def _choice_text(action: Action | None, lang: str) -> str:
+    if action is None:
+        return translate(lang, "hint.nothing")
+    if isinstance(action, Card):
+        return card_text(lang, action)
+    return call_text(action, lang)
+
+
 def _reason(game: str, bot: Any, observation: Any, choice: Any, lang: str) -> str:
     """One line on why: the expected values of the best and the next best card where the
-    bot searched; otherwise what kind of choice it is."""
+    bot searched; otherwise what kind of choice it is. (Doppelkopf: ``choice`` is the
+    bot's view.)"""
     expected: dict[Any, float] = {}
     if game == "slobberhannes":
         evaluate = getattr(bot, "evaluate", None)
@@ -258,8 +300,9 @@ def _reason(game: str, bot: Any, observation: Any, choice: Any, lang: str) -> st
             # Lower is better (penalty chips): shown as they are.
             expected = {c: -v for c, v in evaluate(observation).items()}
     elif game == "doppelkopf":
-        view = bot_view(observation, bot)
+        view: BotView = choice
         expected = dict(view.expected)
+        choice = view.choice
     ranked = sorted(expected.items(), key=lambda item: -item[1])
     if ranked and choice in expected and len(ranked) > 1:
         other = next(card for card, _ in ranked if card != choice)

@@ -60,7 +60,9 @@ export function analysisView(result, names) {
     result.curve?.length > 1 ? chart(result) : null,
     result.estimated ? h("p.muted.analysis-note", {}, t("analysis.estimated")) : null,
     h("ol.analysis-list", {}, decisions.map((d, i) => {
-      const cost = Number(d.full_information?.cost || 0);
+      // Cards: their cost with every hand known; declarations and announcements: the
+      // strong bot's estimate (they have no exact value).
+      const cost = Number((d.full_information || d.seat_information)?.cost || 0);
       return h(`li${i === result.worst ? ".worst" : ""}${cost > 0 ? ".costly" : ""}`, {}, d.text);
     })),
     (result.summary || []).length ? h("p.muted.analysis-summary", {}, result.summary.join(" ")) : null,
