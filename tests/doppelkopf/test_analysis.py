@@ -273,3 +273,19 @@ def test_registry_and_seat_checks() -> None:
         (s, "declaration", "pass") for s in range(4)
     ]
     assert set(result.to_json()["totals"]) == {"0", "1", "2", "3"}
+
+
+def test_the_armut_exchange_is_valued_by_the_estimate() -> None:
+    from .test_hochzeit_armut import ARMUT_UP, act, armut
+
+    deal, _sc, give, back = armut(ARMUT_UP)
+    act(deal, "accept", f"give {give}", f"return {back}")
+    decisions = analyze_doppelkopf(deal, seat=2, samples=2)
+    answer, returned = (d for d in decisions if d.kind == "armut")
+    assert answer.played == Call("accept") and returned.played.word == "return"
+    for d in (answer, returned):
+        seen = d.seen
+        # (up to 16 deals: a draw in which another seat would be asked is drawn again)
+        assert seen is not None and seen.method == "sampled" and 8 <= seen.samples <= 16
+        assert d.played in seen.expected and seen.cost is not None
+        assert seen.cost == pytest.approx(max(seen.expected.values()) - seen.expected[d.played])

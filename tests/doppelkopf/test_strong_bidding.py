@@ -165,3 +165,35 @@ def test_the_armut_answer_is_estimated() -> None:
     assert choice in obs.legal_actions
     assert set(means) == {"accept", "refuse"}
     assert choice == max((Call("accept"), Call("refuse")), key=lambda c: means[str(c)])
+
+
+def test_the_armut_exchange_is_estimated_among_valid_sets() -> None:
+    from kartentisch.bots.doppelkopf_bidding import choose_exchange, exchange_candidates
+
+    from .test_hochzeit_armut import ARMUT_UP, act, armut
+
+    deal, _sc, _give, _back = armut(ARMUT_UP)  # Ben (1) is poor, Carla (2) takes it
+    act(deal, "accept")
+    for phase, seat, word in (("armut_give", 1, "give"), ("armut_return", 2, "return")):
+        assert (deal.phase, deal.to_move) == (phase, seat)
+        obs = deal.observation(seat)
+        candidates = exchange_candidates(obs)
+        # The engine's offers and more: every one a valid exchange of this table.
+        assert set(obs.legal_actions) <= set(candidates) and len(candidates) >= 2
+        for call in candidates:
+            assert call.word == word
+            deal.check(call, seat)
+        choice, means = choose_exchange(obs, random.Random(2), obs.legal_actions[0], samples=6)
+        # Every candidate played out on the same six deals drawn for what the seat
+        # knows (the partner: the cards given came from the poor player).
+        assert means.deals == 6 and set(means) == {str(c) for c in candidates}
+        assert means[str(choice)] == max(means.values())
+        assert choose_exchange(obs, random.Random(2), obs.legal_actions[0], samples=6) == (
+            choice,
+            means,
+        )
+        bot = StrongDoppelkopfBot(5, declare_samples=4)
+        action = bot.choose(obs)
+        assert isinstance(action, Call) and action in candidates and bot.last_estimates.deals == 4
+        deal.apply(action, seat)
+    assert deal.phase == "play" and deal.re_party == {1, 2}

@@ -66,6 +66,7 @@ from kartentisch.bots.doppelkopf_bidding import (
     Estimates,
     bot_candidates,
     estimate_calls,
+    exchange_candidates,
 )
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot, utility_steps
 from kartentisch.cards import Card
@@ -397,7 +398,8 @@ def _decision(
                 number, trick, seat, "announcement", action, False, None, seen, note
             )
         kind = "declaration" if phase == "declare" else "armut"
-        if sum(isinstance(a, Call) for a in obs.legal_actions) == 1:
+        calls = sum(isinstance(a, Call) for a in obs.legal_actions)
+        if calls == 1 and phase in ("declare", "armut_answer"):  # any set may be exchanged
             return DoppelkopfDecision(number, trick, seat, kind, action, True, None, None)
         seen, note = _call_information(obs, action, bot)
         return DoppelkopfDecision(number, trick, seat, kind, action, False, None, seen, note)
@@ -459,6 +461,10 @@ def _call_information(
             # The bot would not reserve: estimate what a reservation could name.
             candidates += [Call("solo", kind) for kind in obs.options.soli if kind != "null"]
         if made != _VORBEHALT and made not in candidates:
+            candidates.append(made)
+    elif obs.phase in ("armut_give", "armut_return"):
+        candidates = exchange_candidates(obs)
+        if made not in candidates:
             candidates.append(made)
     else:
         candidates = [a for a in legal if isinstance(a, Call)]

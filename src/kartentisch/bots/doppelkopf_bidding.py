@@ -58,7 +58,9 @@ from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.play import counted_announcement
 from kartentisch.games.doppelkopf.scoring import Announcement, GameFacts, score_game
+from kartentisch.games.doppelkopf.trumps import AUGEN, trick_order
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
+from kartentisch.tricks import TrickOrder
 
 __all__ = [
     "Estimates",
@@ -67,9 +69,11 @@ __all__ = [
     "choose_announcement",
     "choose_armut_answer",
     "choose_declaration",
+    "choose_exchange",
     "declaration_candidates",
     "estimate_announcements",
     "estimate_calls",
+    "exchange_candidates",
     "play_out",
     "played_deal",
     "relative",
@@ -105,10 +109,12 @@ class _Scripted(HeuristicDoppelkopfBot):
 
     def choose(self, observation: DoppelkopfObservation) -> Action:
         obs = observation
+        target = self.target
+        if obs.phase in ("armut_give", "armut_return") and target.word in ("give", "return"):
+            return target  # an exchange: any valid set of cards is accepted
         if obs.phase not in ("declare", "armut_answer"):
             return super().choose(obs)
         legal = obs.legal_actions
-        target = self.target
         if target in legal:
             return target
         if target != _PASS:
@@ -218,7 +224,20 @@ def _declare_hands(obs: DoppelkopfObservation, rng: random.Random) -> list[list[
     hands: list[list[Card]] = [[] for _ in range(obs.players)]
     hands[obs.seat] = list(obs.hand)
     poor = obs.armut
-    if poor is not None and poor != obs.seat:
+    if obs.phase == "armut_return" and poor is not None and poor != obs.seat:
+        # The partner, to return cards: those given came from the poor player, who holds
+        # no trump now; the rest of his hand is plain cards unseen.
+        given = list(obs.armut_cards)
+        mine = list(obs.hand)
+        for card in given:
+            mine.remove(card)
+        hands[obs.seat] = mine
+        normal = set(_normal_trumps(obs))
+        plain = [c for c in unseen if c not in normal][: obs.hand_sizes[poor]]
+        for card in plain:
+            unseen.remove(card)
+        hands[poor] = given + plain
+    elif poor is not None and poor != obs.seat:
         normal = set(_normal_trumps(obs))
         trumps = [c for c in unseen if c in normal][: obs.armut_trumps]
         plain = [c for c in unseen if c not in normal]
@@ -238,19 +257,23 @@ def _declare_hands(obs: DoppelkopfObservation, rng: random.Random) -> list[list[
         if s == obs.seat:
             continue
         need = obs.hand_sizes[s] - len(hands[s])
-        hands[s].extend(unseen[:need])
-        del unseen[:need]
+        if need > 0:  # (a poor player who gave his cards already holds his whole hand)
+            hands[s].extend(unseen[:need])
+            del unseen[:need]
     return hands
 
 
-def _normal_trumps(obs: DoppelkopfObservation) -> list[Card]:
-    from kartentisch.games.doppelkopf.trumps import trick_order
-
+def _normal_order(obs: DoppelkopfObservation) -> TrickOrder:
+    """The trick order of a normal game (an Armut's) under the table's options."""
     o = obs.options
-    order = trick_order(
+    return trick_order(
         "normal", style=o.solo_style, nines=o.nines, dullen=o.dullen, dulle_order=o.dulle_order
     )
-    return [c for c in dict.fromkeys(o.deck()) if order.is_trump(c)]
+
+
+def _normal_trumps(obs: DoppelkopfObservation) -> list[Card]:
+    order = _normal_order(obs)
+    return [c for c in dict.fromkeys(obs.options.deck()) if order.is_trump(c)]
 
 
 def _declared_deal(obs: DoppelkopfObservation, hands: Sequence[Sequence[Card]]) -> DoppelkopfDeal:
@@ -265,6 +288,15 @@ def _declared_deal(obs: DoppelkopfObservation, hands: Sequence[Sequence[Card]]) 
     )
     for seat, text in obs.declarations:
         deal.apply(parse_action(text), seat)
+    # An Armut: the seats asked before the one who takes it refused (the observation
+    # names the seat asked now, or the partner), and the poor player gave his cards.
+    while deal.phase == "armut_answer" and deal.to_move is not None:
+        if obs.phase == "armut_answer" and deal.to_move == obs.seat:
+            break
+        answer = "accept" if deal.to_move == obs.armut_partner else "refuse"
+        deal.apply(Call(answer), deal.to_move)
+    if obs.phase == "armut_return" and deal.phase == "armut_give" and obs.armut is not None:
+        deal.apply(Call("give", cards=obs.armut_cards), obs.armut)
     if deal.to_move != obs.seat or deal.phase != obs.phase:
         raise ValueError("the replayed declarations do not reach this seat")
     return deal
@@ -353,6 +385,60 @@ def choose_declaration(
     if choice not in legal:  # a reservation's declaration: reserve first
         choice = Call("vorbehalt")
     return choice, means
+
+
+def exchange_candidates(obs: DoppelkopfObservation) -> list[Call]:
+    """The Armut exchanges worth estimating: the poor player gives every trump and
+    fills up with his cheapest, his dearest or the cards of his shortest suits; the
+    partner returns his cheapest or dearest plain cards, the cards of his shortest
+    suits (to ruff them later), or, where the rules let trumps go back, his lowest
+    trumps. Every set is valid under the table's rules (the engine's offers first)."""
+    legal = [a for a in obs.legal_actions if isinstance(a, Call)]
+    if not legal or obs.phase not in ("armut_give", "armut_return"):
+        return []
+    word = "give" if obs.phase == "armut_give" else "return"
+    size = len(legal[0].cards)
+    order = _normal_order(obs)
+    trumps = sorted((c for c in obs.hand if order.is_trump(c)), key=lambda c: order.power[c])
+    plain = sorted((c for c in obs.hand if not order.is_trump(c)), key=lambda c: (AUGEN[c], c))
+    by_suit: dict[int, list[Card]] = {}
+    for card in plain:
+        by_suit.setdefault(card.suit, []).append(card)
+    shortest = [c for cards in sorted(by_suit.values(), key=len) for c in cards]
+    sets: list[list[Card]] = []
+    if word == "give":
+        need = size - len(trumps)
+        if need >= 0:
+            dearest = plain[len(plain) - need :] if need else []
+            sets += [trumps + plain[:need], trumps + dearest, trumps + shortest[:need]]
+    else:
+        sets += [plain[:size], plain[-size:], shortest[:size]]
+        if obs.options.armut_return != "plain_first":
+            sets.append((trumps + plain)[:size])  # the lowest trumps first
+    out: list[Call] = list(legal)
+    for cards in sets:
+        if len(cards) != size:
+            continue
+        call = Call(word, cards=tuple(sorted(cards)))
+        if call not in out:
+            out.append(call)
+    return out
+
+
+def choose_exchange(
+    obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
+) -> tuple[Action, Estimates]:
+    """The Armut's cards to give or to return, whichever set is estimated to score
+    most (ties: the heuristic bot's)."""
+    candidates = exchange_candidates(obs)
+    if len(candidates) <= 1:
+        return heuristic, Estimates()
+    means = estimate_calls(obs, rng, candidates, samples=samples)
+    if not means.deals:
+        return heuristic, means
+    best = max(means.values())
+    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
+    return (heuristic if heuristic in tied else tied[0]), means
 
 
 # -- announcements -------------------------------------------------------------------

@@ -88,6 +88,7 @@ from kartentisch.bots.doppelkopf_bidding import (
     choose_announcement,
     choose_armut_answer,
     choose_declaration,
+    choose_exchange,
     play_out,
     played_deal,
     relative,
@@ -437,6 +438,11 @@ class StrongDoppelkopfBot:
             return choice
         if obs.phase == "armut_answer":
             choice, self.last_estimates = choose_armut_answer(
+                obs, self.rng, preferred, samples=self.declare_samples
+            )
+            return choice
+        if obs.phase in ("armut_give", "armut_return"):
+            choice, self.last_estimates = choose_exchange(
                 obs, self.rng, preferred, samples=self.declare_samples
             )
             return choice
