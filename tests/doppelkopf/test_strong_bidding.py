@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from kartentisch.bots import LEVELS, make_bot
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
 from kartentisch.bots.doppelkopf_bidding import (
@@ -197,3 +199,19 @@ def test_the_armut_exchange_is_estimated_among_valid_sets() -> None:
         assert isinstance(action, Call) and action in candidates and bot.last_estimates.deals == 4
         deal.apply(action, seat)
     assert deal.phase == "play" and deal.re_party == {1, 2}
+
+
+@pytest.mark.parametrize("seed", [0, 27, 48, 61])
+def test_strong_bots_play_armut_deals_to_the_end(seed: int) -> None:
+    # Seeds whose deal the strong bots turn into an Armut (house rules): every answer,
+    # exchange, word and card the bots choose is one the engine accepts.
+    deal = DoppelkopfDeal.from_seed(seed, dealer=0)
+    bots = [StrongDoppelkopfBot(s, declare_samples=2, announce_samples=2) for s in range(4)]
+    phases = set()
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        phases.add(deal.phase)
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+    assert "armut_answer" in phases
+    assert deal.outcome in ("played", "redeal")

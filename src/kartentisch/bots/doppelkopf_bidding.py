@@ -425,12 +425,31 @@ def exchange_candidates(obs: DoppelkopfObservation) -> list[Call]:
     return out
 
 
+def _valid(obs: DoppelkopfObservation, rng: random.Random, calls: list[Call]) -> list[Call]:
+    """The calls the engine accepts from the seat now, judged on a deal rebuilt for it
+    (the seat's own hand and the table's rules decide; the other hands do not)."""
+    for _ in range(8):
+        try:
+            deal = _declared_deal(obs, _declare_hands(obs, rng))
+        except (ValueError, AssertionError):
+            continue
+        valid: list[Call] = []
+        for call in calls:
+            try:
+                deal.check(call, obs.seat)
+            except ValueError:
+                continue
+            valid.append(call)
+        return valid
+    return [c for c in calls if c in obs.legal_actions]
+
+
 def choose_exchange(
     obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
 ) -> tuple[Action, Estimates]:
     """The Armut's cards to give or to return, whichever set is estimated to score
     most (ties: the heuristic bot's)."""
-    candidates = exchange_candidates(obs)
+    candidates = _valid(obs, rng, exchange_candidates(obs))
     if len(candidates) <= 1:
         return heuristic, Estimates()
     means = estimate_calls(obs, rng, candidates, samples=samples)
