@@ -165,11 +165,11 @@ def match(
     each chunk."""
     opts = {"players": len(levels), **options}
     per_deal: list[list[list[float]]] = []
-    work = tournament._work("doppelkopf", levels, seed, deals, opts, jobs)
+    work = tournament.work_chunks("doppelkopf", levels, seed, deals, opts, jobs)
     summary: dict[str, Any] = {}
-    for chunk in tournament.map_jobs(tournament._play_chunk, work, jobs):
+    for chunk in tournament.map_jobs(tournament.play_chunk, work, jobs):
         per_deal.extend(chunk)
-        summary = tournament._summarise("doppelkopf", levels, seed, per_deal).to_dict()
+        summary = tournament.summarise("doppelkopf", levels, seed, per_deal).to_dict()
         if log:
             with open(log, "w", encoding="utf-8") as f:
                 json.dump(summary, f, indent=1)

@@ -37,7 +37,7 @@ from typing import Any
 from kartentisch.bots import Bot, make_bot
 from kartentisch.bots.slobberhannes_strong import StrongSlobberhannesBot
 from kartentisch.games.slobberhannes.deal import SlobberhannesDeal
-from kartentisch.tournament import _seed
+from kartentisch.tournament import derived_seed
 
 Variant = tuple[str, dict[str, Any]]
 
@@ -77,7 +77,7 @@ def play(
     """Deal ``number``: (strong mean, heuristic mean, decision wall times, CPU times)."""
     kwargs, seed, number = args
     n = 4
-    deal_seed = _seed(seed, number)
+    deal_seed = derived_seed(seed, number)
     import random
 
     dealer = random.Random(deal_seed).randrange(n)
@@ -90,7 +90,7 @@ def play(
         seat_of = [(i + rotation) % n for i in range(n)]
         by_seat: dict[int, Bot] = {}
         for i in range(n):
-            bot_seed = _seed(seed, number, rotation, i)
+            bot_seed = derived_seed(seed, number, rotation, i)
             by_seat[seat_of[i]] = (
                 Timed(make_strong(kwargs, bot_seed), times, cpu)
                 if i == 0

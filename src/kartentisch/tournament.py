@@ -46,8 +46,11 @@ R = TypeVar("R")
 
 __all__ = [
     "BotResult",
+    "Chunk",
     "Margin",
     "TournamentResult",
+    "derived_seed",
+    "play_chunk",
     "play_doppelkopf_deal",
     "play_duplicate",
     "play_duplicate_deal",
@@ -55,6 +58,8 @@ __all__ = [
     "play_slobberhannes_match",
     "ray_session",
     "run_tournament",
+    "summarise",
+    "work_chunks",
 ]
 
 #: Plays one deal: (deal seed, dealer, bots by seat, options) → points by seat.
@@ -166,7 +171,7 @@ RUNNERS: dict[str, tuple[DealRunner, bool]] = {
 }
 
 
-def _seed(*parts: int) -> int:
+def derived_seed(*parts: int) -> int:
     """A seed derived from several integers, stable across processes and runs."""
     value = 0x9E3779B97F4A7C15
     for part in parts:
@@ -191,13 +196,15 @@ def play_duplicate(
     the rotation and its position.
     """
     n = len(levels)
-    deal_seed = _seed(seed, number)
+    deal_seed = derived_seed(seed, number)
     dealer = random.Random(deal_seed).randrange(n)
     results = []
     for rotation in range(n):
         bots: list[Bot] = [None] * n  # type: ignore[list-item]
         for i, level in enumerate(levels):
-            bots[(i + rotation) % n] = make_bot(game, level, _seed(seed, number, rotation, i))
+            bots[(i + rotation) % n] = make_bot(
+                game, level, derived_seed(seed, number, rotation, i)
+            )
         results.append(play(deal_seed, dealer, bots, options))
     return results
 
@@ -216,7 +223,8 @@ def play_duplicate_deal(
 Chunk = tuple[str, Sequence[str], int, Sequence[int], dict[str, Any]]
 
 
-def _play_chunk(args: Chunk) -> list[list[list[float]]]:
+def play_chunk(args: Chunk) -> list[list[list[float]]]:
+    """The deals of one chunk of work, each in every rotation (as :func:`play_duplicate_deal`)."""
     game, levels, seed, numbers, options = args
     return [play_duplicate_deal(game, levels, seed, k, options) for k in numbers]
 
@@ -302,9 +310,11 @@ class TournamentResult:
         }
 
 
-def _summarise(
+def summarise(
     game: str, levels: Sequence[str], seed: int, per_deal: list[list[list[float]]]
 ) -> TournamentResult:
+    """The tournament's result from the points of its deals (``per_deal[deal][bot
+    position][rotation]``), as :func:`run_tournament` reports it."""
     rows = []
     by_kind: dict[str, list[float]] = {}
     for kind in dict.fromkeys(levels):
@@ -367,14 +377,14 @@ def run_tournament(
     per_deal: list[list[list[float]]] = []
     if ray_address is not None:
         with ray_session(ray_address, num_cpus=ray_cpus) as cpus:
-            for result in _ray_map(_work(game, bots, seed, deals, opts, cpus), progress):
+            for result in _ray_map(work_chunks(game, bots, seed, deals, opts, cpus), progress):
                 per_deal.extend(result)
-        return _summarise(game, bots, seed, per_deal)
-    for result in map_jobs(_play_chunk, _work(game, bots, seed, deals, opts, jobs), jobs):
+        return summarise(game, bots, seed, per_deal)
+    for result in map_jobs(play_chunk, work_chunks(game, bots, seed, deals, opts, jobs), jobs):
         per_deal.extend(result)
         if progress:
             progress(len(result))
-    return _summarise(game, bots, seed, per_deal)
+    return summarise(game, bots, seed, per_deal)
 
 
 def map_jobs(fn: Callable[[W], R], work: Iterable[W], jobs: int) -> Iterator[R]:
@@ -386,7 +396,7 @@ def map_jobs(fn: Callable[[W], R], work: Iterable[W], jobs: int) -> Iterator[R]:
         yield from pool.map(fn, work)
 
 
-def _work(
+def work_chunks(
     game: str, bots: Sequence[str], seed: int, deals: int, opts: dict[str, Any], workers: int
 ) -> list[Chunk]:
     """The deals cut into chunks, about four per worker and at most 50 deals each."""
@@ -477,14 +487,14 @@ def _unreachable(address: str, timeout: float = 5.0) -> str | None:
 def _ray_map(
     work: Sequence[Chunk], progress: Callable[[int], None] | None
 ) -> list[list[list[list[float]]]]:
-    """``list(map(_play_chunk, work))``, played in Ray tasks.
+    """``list(map(play_chunk, work))``, played in Ray tasks.
 
     The chunks finish in any order (``progress`` hears of each as it does);
     the results come back in the order of ``work``, whatever the cluster.
     """
     import ray
 
-    play = ray.remote(num_cpus=1)(_play_chunk)
+    play = ray.remote(num_cpus=1)(play_chunk)
     refs = [play.remote(args) for args in work]
     index = {ref: i for i, ref in enumerate(refs)}
     results: list[list[list[list[float]]] | None] = [None] * len(refs)
