@@ -82,7 +82,7 @@ from kartentisch.interop.openspiel import (
     state_from_observation,
 )
 from kartentisch.rulesets import load_rules
-from kartentisch.tournament import RUNNERS, TournamentResult, _seed, _summarise, map_jobs
+from kartentisch.tournament import RUNNERS, TournamentResult, derived_seed, map_jobs, summarise
 
 PLAYERS = 4
 #: The bots by position, per game (the first kind listed is the margin's first).
@@ -329,7 +329,7 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
     """Deal ``number`` in every rotation (as the tournament plays it)."""
     start, cpu_start = time.perf_counter(), time.process_time()
     levels = setup.levels
-    deal_seed = _seed(seed, number)
+    deal_seed = derived_seed(seed, number)
     dealer = random.Random(deal_seed).randrange(PLAYERS)
     points = [[0.0] * PLAYERS for _ in range(PLAYERS)]
     fallbacks = {"simulations": 0, "roots": 0}
@@ -340,7 +340,7 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
         if setup.game == "slobberhannes":
             bots: dict[int, Bot] = {}
             for i, level in enumerate(levels):
-                bot_seed = _seed(seed, number, rotation, i)
+                bot_seed = derived_seed(seed, number, rotation, i)
                 bots[seat_of[i]] = (
                     ISMCTSPlayer(bot_seed, setup.simulations, setup.uct_c)
                     if level == "ismcts"
@@ -355,7 +355,7 @@ def play_deal(number: int, seed: int, setup: Setup) -> DealResult:
         else:
             seats: dict[int, Bot | DoppelkopfISMCTSSeat] = {}
             for i, level in enumerate(levels):
-                bot_seed = _seed(seed, number, rotation, i)
+                bot_seed = derived_seed(seed, number, rotation, i)
                 seats[seat_of[i]] = (
                     DoppelkopfISMCTSSeat(bot_seed, setup.simulations, setup.uct_c)
                     if level == "ismcts"
@@ -450,7 +450,7 @@ def run(
         if progress:
             progress(result)
     per_deal = [done[k] for k in range(deals)]
-    summary = _summarise(setup.game, setup.levels, seed, [d.points for d in per_deal])
+    summary = summarise(setup.game, setup.levels, seed, [d.points for d in per_deal])
     return Run(summary, per_deal, len(work))
 
 
