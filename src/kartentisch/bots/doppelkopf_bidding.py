@@ -342,11 +342,15 @@ def estimate_calls(
     return Estimates({str(c): t / count for c, t in zip(candidates, totals, strict=True)}, count)
 
 
-def choose_armut_answer(
-    obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
+def _best_estimated(
+    obs: DoppelkopfObservation,
+    rng: random.Random,
+    candidates: list[Call],
+    heuristic: Action,
+    samples: int,
 ) -> tuple[Action, Estimates]:
-    """Take an Armut or not, whichever is estimated to score more (ties: the heuristic)."""
-    candidates = [a for a in obs.legal_actions if isinstance(a, Call)]
+    """The candidate with the best estimate (ties: the heuristic bot's choice), and the
+    estimates; the heuristic's choice where there is nothing to estimate."""
     if len(candidates) <= 1:
         return heuristic, Estimates()
     means = estimate_calls(obs, rng, candidates, samples=samples)
@@ -355,6 +359,14 @@ def choose_armut_answer(
     best = max(means.values())
     tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
     return (heuristic if heuristic in tied else tied[0]), means
+
+
+def choose_armut_answer(
+    obs: DoppelkopfObservation, rng: random.Random, heuristic: Action, *, samples: int
+) -> tuple[Action, Estimates]:
+    """Take an Armut or not, whichever is estimated to score more (ties: the heuristic)."""
+    candidates = [a for a in obs.legal_actions if isinstance(a, Call)]
+    return _best_estimated(obs, rng, candidates, heuristic, samples)
 
 
 def choose_declaration(
@@ -450,14 +462,7 @@ def choose_exchange(
     """The Armut's cards to give or to return, whichever set is estimated to score
     most (ties: the heuristic bot's)."""
     candidates = _valid(obs, rng, exchange_candidates(obs))
-    if len(candidates) <= 1:
-        return heuristic, Estimates()
-    means = estimate_calls(obs, rng, candidates, samples=samples)
-    if not means.deals:
-        return heuristic, means
-    best = max(means.values())
-    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
-    return (heuristic if heuristic in tied else tied[0]), means
+    return _best_estimated(obs, rng, candidates, heuristic, samples)
 
 
 # -- announcements -------------------------------------------------------------------
