@@ -92,6 +92,7 @@ __all__ = [
     "analyse_record",
     "analyze_doppelkopf",
     "bot_view",
+    "estimate_and_next",
     "ranked_estimates",
 ]
 
@@ -199,6 +200,25 @@ def ranked_estimates(estimates: Estimates) -> list[tuple[Action | None, float]]:
         action = parse_action(key) if key else None
         out.append((action, value))
     return sorted(out, key=lambda item: -item[1])
+
+
+def estimate_and_next(
+    estimates: Estimates, said: Action
+) -> tuple[float, Action | None, float] | None:
+    """The estimate of ``said`` (a Vorbehalt: of the reservation it names), and the
+    next best choice with its estimate (None: saying nothing); None where ``said``
+    was not estimated against another choice."""
+    ranked = ranked_estimates(estimates)
+    if len(ranked) < 2:
+        return None
+    shown: Action | None = said
+    if isinstance(said, Call) and said.word == "vorbehalt":
+        shown = next(a for a, _ in ranked if a != Call("pass"))  # the reservation
+    value = next((v for a, v in ranked if a == shown), None)
+    if value is None:
+        return None
+    other, other_value = next((a, v) for a, v in ranked if a != shown)
+    return value, other, other_value
 
 
 # -- the analysed decisions ----------------------------------------------------------------

@@ -290,18 +290,12 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _estimate_reason(self, view: BotView, said: Action) -> str | None:
         """The estimated points of a declaration or an announcement and of the next best
         choice (None where it was not estimated)."""
-        from kartentisch.analysis.doppelkopf import ranked_estimates
+        from kartentisch.analysis.doppelkopf import estimate_and_next
 
-        ranked = ranked_estimates(view.estimates)
-        if len(ranked) < 2:
+        found = estimate_and_next(view.estimates, said)
+        if found is None:
             return None
-        shown: Action | None = said
-        if isinstance(said, Call) and said.word == "vorbehalt":
-            shown = next(a for a, _ in ranked if a != Call("pass"))  # the reservation
-        value = next((v for a, v in ranked if a == shown), None)
-        if value is None:
-            return None
-        other, other_value = next((a, v) for a, v in ranked if a != shown)
+        value, other, other_value = found
         other_text = (
             t(self.lang, "hint_nothing")
             if other is None

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kartentisch.analysis import ANALYSERS, analyze
-from kartentisch.analysis.doppelkopf import BotView, bot_view, ranked_estimates
+from kartentisch.analysis.doppelkopf import BotView, bot_view, estimate_and_next
 from kartentisch.bots import make_bot
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.errors import KartentischError
 from kartentisch.games import get_game
-from kartentisch.games.doppelkopf.actions import Action, Call
+from kartentisch.games.doppelkopf.actions import Action
 from kartentisch.games.doppelkopf.text import call_text
 from kartentisch.i18n import card_text, translate
 from kartentisch.records import ReplayError
@@ -261,16 +261,12 @@ def hint(
 def _estimate_reason(view: BotView, lang: str) -> str | None:
     """Why a Doppelkopf declaration, Armut answer or announcement: its estimated points
     and the next best choice's (None where the choice was not estimated)."""
-    if isinstance(view.choice, Card) or len(view.estimates) < 2:
+    if isinstance(view.choice, Card):
         return None
-    ranked = ranked_estimates(view.estimates)
-    shown: Action | None = view.choice
-    if isinstance(view.choice, Call) and view.choice.word == "vorbehalt":
-        shown = next(a for a, _ in ranked if a != Call("pass"))  # the reservation it names
-    value = next((v for a, v in ranked if a == shown), None)
-    if value is None:
+    found = estimate_and_next(view.estimates, view.choice)
+    if found is None:
         return None
-    other, other_value = next((a, v) for a, v in ranked if a != shown)
+    value, other, other_value = found
     return translate(
         lang,
         "hint.reason_estimate",
