@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from kartentisch.bots import LEVELS, make_bot
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
 from kartentisch.bots.doppelkopf_bidding import (
+    answer_candidates,
     choose_announcement,
+    choose_answer,
     choose_declaration,
     declaration_candidates,
 )
@@ -17,6 +21,7 @@ from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.question import Answer, Answers
 
 from .helpers import hands_with
 
@@ -215,3 +220,75 @@ def test_strong_bots_play_armut_deals_to_the_end(seed: int) -> None:
         deal.apply(bots[seat].choose(deal.observation(seat)), seat)
     assert "armut_answer" in phases
     assert deal.outcome in ("played", "redeal")
+
+
+# -- the one declaration question (a hint for a person) ---------------------------------
+
+MARRIAGE_HAND = "QC QC 10H JD AD AC 10C KS AS KH"
+
+
+def test_the_question_is_answered_for_the_rounds_still_to_come() -> None:
+    # Both Q♣, asked in the solo round: the Hochzeit is said a round later, and "gesund"
+    # would be a silent Hochzeit. The estimates weigh them all at once.
+    deal = DoppelkopfDeal(hands_with({0: MARRIAGE_HAND}, seed=3), dealer=3)
+    obs = _to_round(deal, 0, "solo")
+    answers = Answers()
+    question = answers.question(deal, 0)
+    assert question is not None and question.gesund
+    candidates = answer_candidates(obs, question)
+    assert candidates[0] == Answer()
+    hochzeit = [a for a in candidates if a.reservation and a.reservation.word == "hochzeit"]
+    assert [a.reservation for a in hochzeit] == [
+        c for c in question.reservations if c.word == "hochzeit"
+    ]
+    assert not any(a.reservation and a.reservation.word == "solo" for a in candidates)
+    answer, means = choose_answer(obs, random.Random(2), question, samples=8)
+    assert set(means) == {str(a) for a in candidates} and means.deals == 8
+    assert answer == max(candidates, key=lambda a: means[str(a)])
+    assert answer.reservation is not None and answer.reservation.word == "hochzeit"
+    assert means[str(answer)] > means["gesund"]
+    # The table takes it: pass now, the Hochzeit in its round.
+    answer, action = answers.check(deal, 0, answer)
+    assert action == Call("pass")
+
+
+def test_a_scharfe_goes_with_each_reservation_worth_weighing() -> None:
+    options = DoppelkopfOptions(scharfe=True)
+    hand = "AH AH QC QS QS QH QH QD QD JC"
+    deal = DoppelkopfDeal(hands_with({0: hand}, seed=1, options=options), dealer=3)
+    obs = _to_round(deal, 0, "scharfe")
+    question = Answers().question(deal, 0)
+    assert question is not None and question.scharfe
+    candidates = answer_candidates(obs, question)
+    solos = [a.reservation for a in candidates if a.scharfe is None and a.reservation]
+    assert solos and all(c.word == "solo" for c in solos)
+    for scharfe in question.scharfe:
+        assert Answer(scharfe) in candidates
+        assert all(Answer(scharfe, c) in candidates for c in solos)
+    assert len(candidates) == 1 + len(solos) + len(question.scharfe) * (1 + len(solos))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), ddv=st.booleans())
+@example(seed=220, ddv=False)  # a Scharfe declared before: the draws give it both ♥A
+def test_every_answer_the_bot_gives_is_one_the_table_takes(seed: int, ddv: bool) -> None:
+    options = DoppelkopfOptions.preset_named("ddv") if ddv else DoppelkopfOptions()
+    deal = DoppelkopfDeal.from_seed(seed, dealer=seed % 4, options=options)
+    answers = Answers()
+    while deal.phase == "declare":
+        seat = deal.to_move
+        assert seat is not None
+        question = answers.question(deal, seat)
+        if question is None:
+            action = answers.forced(deal, seat) or Call("pass")
+            deal.apply(action, seat)
+            continue
+        bot = StrongDoppelkopfBot(seed + seat, declare_samples=3)
+        answer = bot.answer(deal.observation(seat), question)
+        again = StrongDoppelkopfBot(seed + seat, declare_samples=3)
+        assert again.answer(deal.observation(seat), question) == answer  # the seed decides
+        if len(answer_candidates(deal.observation(seat), question)) > 1:
+            assert str(answer) in bot.last_estimates
+        answer, action = answers.check(deal, seat, answer)
+        deal.apply(action, seat)
+        answers.keep(deal, seat, answer)

@@ -14,8 +14,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from kartentisch.games.doppelkopf.actions import Call
+from kartentisch.games.doppelkopf.question import Answer
+from kartentisch.web.adapter import table_game_type
 from kartentisch.web.analysis import deal_analysis, hint
 from kartentisch.web.app import create_app
+from kartentisch.web.games.doppelkopf import DoppelkopfTable
 from kartentisch.web.tables import ServerSettings
 
 from .helpers import next_state, until_my_turn
@@ -141,7 +145,16 @@ def test_a_hint_is_the_strong_bots_legal_choice_with_a_reason(
     state, hint = play_hint(client, game)
     assert hint["type"] == "hint", hint
     assert hint["version"] == state["version"]
-    assert hint["action"] in state["view"]["legal"]
+    question = state["view"].get("question")
+    if question is None:
+        assert hint["action"] in state["view"]["legal"]
+    else:
+        # The declaration question: an answer for the deal, made of what it offers.
+        answer = Answer.parse(hint["action"])
+        assert answer is not None, hint
+        assert answer.gesund <= question["gesund"]
+        assert answer.scharfe is None or str(answer.scharfe) in question["scharfe"]
+        assert answer.reservation is None or str(answer.reservation) in question["reservations"]
     assert hint["reason"] and not hint["reason"].startswith("hint.")
 
 
@@ -168,14 +181,16 @@ def test_no_hints_unless_the_host_allows_them(client: TestClient) -> None:
 
 
 def test_a_declaration_hint_names_the_estimates_in_the_persons_language() -> None:
-    # Seed 0: Ann and Ben pass the Scharfe round; Cid's strong bot would play one.
+    # Seed 0: Ann and Ben pass the Scharfe round; Cid is asked the question there,
+    # and the strong bot would declare its Scharfe.
     names = ["Ann", "Ben", "Cid", "Dora"]
     actions = [(0, "pass"), (1, "pass")]
     answers = {
         lang: hint("doppelkopf", {}, names, 0, actions, 2, lang) for lang in ("en", "de", "ru")
     }
-    assert {a["action"] for a in answers.values()} == {"scharfe kings"}
+    assert {a["action"] for a in answers.values()} == {"vorbehalt scharfe kings"}
     english = answers["en"]["reason"]
+    assert english.startswith("scharfe hearts kings: +")
     assert "points expected over sampled deals; next best pass (healthy): +" in english
     assert (
         "Punkte im Erwartungswert über gezogene Blätter; zweitbeste Wahl gesund: +"
@@ -184,3 +199,36 @@ def test_a_declaration_hint_names_the_estimates_in_the_persons_language() -> Non
     assert "по случайным раздачам; следующий вариант пас: +" in answers["ru"]["reason"]
     # The same answer again: the seed, not the clock.
     assert hint("doppelkopf", {}, names, 0, actions, 2, "en") == answers["en"]
+
+
+def test_the_hint_for_the_question_weighs_the_rounds_still_to_come() -> None:
+    # Seed 2 (house rules): Cid holds both Q♣ and is asked in the solo round. Only pass
+    # and the solos are legal there, but the answer decides the marriage round too:
+    # "gesund" would be a silent Hochzeit, played alone.
+    names = ["Ann", "Ben", "Cid", "Dora"]
+    actions = [(1, "pass"), (2, "pass"), (3, "pass"), (0, "pass"), (1, "pass")]
+    table = table_game_type("doppelkopf").replay({}, names, 2, actions)
+    assert isinstance(table, DoppelkopfTable)
+    deal = table.match.deal
+    assert (deal.declaration_round, deal.to_move) == ("solo", 2)
+    question = table.question(2)
+    assert question is not None and question.gesund
+    assert Call("hochzeit", "first_trick") in question.reservations
+    assert not any(a.word == "hochzeit" for a in deal.legal_actions(2))
+    got = {lang: hint("doppelkopf", {}, names, 2, actions, 2, lang) for lang in ("en", "de", "ru")}
+    assert {a["action"] for a in got.values()} == {"vorbehalt hochzeit first_trick"}
+    assert got["en"]["reason"].startswith("Hochzeit (marriage) (first trick won by another): +")
+    assert "; next best pass (healthy): -" in got["en"]["reason"]
+    assert got["de"]["reason"].startswith("Hochzeit (erster fremder Stich): +")
+    assert "zweitbeste Wahl gesund: -" in got["de"]["reason"]
+    assert "следующий вариант пас: -" in got["ru"]["reason"]
+    # The table takes the hinted answer: Cid passes the solo round now and declares the
+    # Hochzeit in the marriage round, answered for it.
+    table.act(2, got["en"]["action"])
+    assert table.match.deal.declarations[-1] == (2, Call("pass"))
+    while table.match.deal.declaration_round is not None:
+        to_move = table.match.deal.to_move
+        assert to_move is not None
+        forced = table.forced_action(to_move)
+        table.act(to_move, forced if forced is not None else "pass")
+    assert (2, Call("hochzeit", "first_trick")) in table.match.deal.declarations

@@ -74,6 +74,7 @@ from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.question import Answer
 from kartentisch.games.doppelkopf.text import call_text
 from kartentisch.i18n import card_text
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
@@ -91,6 +92,7 @@ __all__ = [
     "SeatInformation",
     "analyse_record",
     "analyze_doppelkopf",
+    "answer_and_next",
     "bot_view",
     "estimate_and_next",
     "ranked_estimates",
@@ -219,6 +221,27 @@ def estimate_and_next(
         return None
     other, other_value = next((a, v) for a, v in ranked if a != shown)
     return value, other, other_value
+
+
+def answer_and_next(estimates: Estimates, answer: Answer) -> tuple[float, Answer, float] | None:
+    """The estimate of ``answer`` to the declaration question and the next best answer
+    with its estimate (:meth:`StrongDoppelkopfBot.answer`); None where ``answer`` was
+    not estimated against another. A Hochzeit under another partner rule is not the
+    next best: the next best is something else to say."""
+
+    def kind(answer: Answer) -> tuple[Call | None, Call | str | None]:
+        made = answer.reservation
+        return answer.scharfe, (made.word if made is not None and made.word == "hochzeit" else made)
+
+    value = estimates.get(str(answer))
+    if value is None:
+        return None
+    ranked = sorted(estimates.items(), key=lambda item: -item[1])
+    for key, other_value in ranked:
+        other = Answer.parse(key)
+        if other is not None and kind(other) != kind(answer):
+            return value, other, other_value
+    return None
 
 
 # -- the analysed decisions ----------------------------------------------------------------

@@ -57,6 +57,7 @@ from kartentisch.games.doppelkopf.actions import Action, Call, parse_action
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.play import counted_announcement
+from kartentisch.games.doppelkopf.question import Answer, Question
 from kartentisch.games.doppelkopf.scoring import Announcement, GameFacts, score_game
 from kartentisch.games.doppelkopf.trumps import AUGEN, trick_order
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
@@ -65,13 +66,16 @@ from kartentisch.tricks import TrickOrder
 __all__ = [
     "Estimates",
     "QuietHeuristicBot",
+    "answer_candidates",
     "bot_candidates",
     "choose_announcement",
+    "choose_answer",
     "choose_armut_answer",
     "choose_declaration",
     "choose_exchange",
     "declaration_candidates",
     "estimate_announcements",
+    "estimate_answers",
     "estimate_calls",
     "exchange_candidates",
     "play_out",
@@ -81,6 +85,8 @@ __all__ = [
 
 _PASS: Final = Call("pass")
 _QC: Final = Card("QC")
+#: The pair a Scharfe declares, by the word of its call.
+_SCHARFE: Final = {"aces": Card("AH"), "kings": Card("KH")}
 
 
 class Estimates(dict[str, float]):
@@ -101,23 +107,30 @@ class QuietHeuristicBot(HeuristicDoppelkopfBot):
 
 
 class _Scripted(HeuristicDoppelkopfBot):
-    """The heuristic bot, but at the declarations it makes ``target``'s choice."""
+    """The heuristic bot, but at the declarations it makes ``targets``' choices: each
+    round the first of them legal there (a reservation that needs a Vorbehalt first
+    reserves), else ``pass``."""
 
-    def __init__(self, target: Call) -> None:
+    def __init__(self, *targets: Call) -> None:
         super().__init__(0)
-        self.target = target
+        self.targets = targets
 
     def choose(self, observation: DoppelkopfObservation) -> Action:
         obs = observation
-        target = self.target
-        if obs.phase in ("armut_give", "armut_return") and target.word in ("give", "return"):
-            return target  # an exchange: any valid set of cards is accepted
+        targets = self.targets
+        if obs.phase in ("armut_give", "armut_return"):
+            for target in targets:
+                if target.word in ("give", "return"):
+                    return target  # an exchange: any valid set of cards is accepted
         if obs.phase not in ("declare", "armut_answer"):
             return super().choose(obs)
         legal = obs.legal_actions
-        if target in legal:
-            return target
-        if target != _PASS:
+        for target in targets:
+            if target in legal:
+                return target
+        for target in targets:
+            if target == _PASS:
+                continue
             if Call("vorbehalt") in legal:
                 return Call("vorbehalt")
             same = [a for a in legal if isinstance(a, Call) and a.word == target.word]
@@ -247,12 +260,19 @@ def _declare_hands(obs: DoppelkopfObservation, rng: random.Random) -> list[list[
         for card in take:
             unseen.remove(card)
         hands[poor] = trumps + take
-    wedding = {s for s, text in obs.declarations if text.startswith("hochzeit")}
-    for s in wedding:
-        if s != obs.seat and unseen.count(_QC) >= 2:
-            unseen.remove(_QC)
-            unseen.remove(_QC)
-            hands[s] = [_QC, _QC]
+    # What a declaration shows: both Q♣ (a Hochzeit), both ♥A or ♥K (a Scharfe).
+    for s, text in obs.declarations:
+        words = text.split()
+        shown = [_QC] if words[0] == "hochzeit" else []
+        if words[0] == "scharfe":
+            shown = [_SCHARFE[part] for part in words[1:] if part in _SCHARFE]
+        if s == obs.seat:
+            continue
+        for card in shown:
+            if unseen.count(card) >= 2 and hands[s].count(card) < 2:
+                unseen.remove(card)
+                unseen.remove(card)
+                hands[s] += [card, card]
     for s in obs.playing:
         if s == obs.seat:
             continue
@@ -303,9 +323,13 @@ def _declared_deal(obs: DoppelkopfObservation, hands: Sequence[Sequence[Card]]) 
 
 
 def _estimate(
-    obs: DoppelkopfObservation, rng: random.Random, candidates: Sequence[Call], samples: int
+    obs: DoppelkopfObservation,
+    rng: random.Random,
+    candidates: Sequence[Sequence[Call]],
+    samples: int,
 ) -> tuple[list[float], int]:
-    """The summed utility of each candidate over ``samples`` drawn deals, and the draws."""
+    """The summed utility of each candidate (the calls the seat makes, as
+    :class:`_Scripted` makes them) over ``samples`` drawn deals, and the draws."""
     totals = [0.0] * len(candidates)
     count = 0
     tries = 0
@@ -317,12 +341,12 @@ def _estimate(
         except (ValueError, AssertionError):
             continue
         seed = rng.getrandbits(32)
-        for i, target in enumerate(candidates):
+        for i, targets in enumerate(candidates):
             deal = _declared_deal(obs, hands)
             bots: dict[int, HeuristicDoppelkopfBot] = {
                 s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
             }
-            bots[obs.seat] = _Scripted(target)
+            bots[obs.seat] = _Scripted(*targets)
             play_out(deal, bots)
             totals[i] += relative(deal.points(), obs.seat, obs.playing)
         count += 1
@@ -336,7 +360,7 @@ def estimate_calls(
     ``samples`` drawn deals (common random numbers). A candidate that is not legal now
     (a reservation's declaration after a Vorbehalt) is played as the Vorbehalt and then
     that declaration."""
-    totals, count = _estimate(obs, rng, candidates, samples)
+    totals, count = _estimate(obs, rng, [(c,) for c in candidates], samples)
     if count == 0:
         return Estimates()
     return Estimates({str(c): t / count for c, t in zip(candidates, totals, strict=True)}, count)
@@ -397,6 +421,87 @@ def choose_declaration(
     if choice not in legal:  # a reservation's declaration: reserve first
         choice = Call("vorbehalt")
     return choice, means
+
+
+# -- the one declaration question -----------------------------------------------------
+
+
+def answer_candidates(
+    obs: DoppelkopfObservation, question: Question, *, screen: float = 0.4
+) -> list[Answer]:
+    """The answers to a person's declaration question worth estimating (Gesund first
+    where it is allowed).
+
+    The reservations the question offers, for every round still to come: the
+    solos screened as at a declaration (the two kinds with the most tricks by
+    the heuristic's count if at least ``screen`` of the hand, the ouvert of the
+    best where it is strong enough; the strongest one where the seat must name
+    something), each Hochzeit, an Armut, a redeal; then each Scharfe offered,
+    alone and with each of those reservations.
+    """
+    size = obs.options.hand_size
+    offered = question.reservations
+    plain_soli = [c for c in offered if c.word == "solo" and not c.ouvert and c.detail != "null"]
+    strength = {c: solo_strength(obs.hand, c.detail, obs) for c in plain_soli}
+    rated = sorted(plain_soli, key=lambda c: -strength[c])
+    soli = [c for c in rated[:2] if strength[c] >= screen * size]
+    if soli:
+        ouvert = Call("solo", soli[0].detail, ouvert=True)
+        if ouvert in offered and strength[soli[0]] >= size - 3:
+            soli.append(ouvert)
+    others = [c for c in offered if c.word in ("hochzeit", "armut", "redeal")]
+    if not question.gesund and not soli and not others and offered:
+        soli = rated[:1] or [offered[0]]  # something must be named: the likeliest
+    reservations = [c for c in offered if c in soli or c in others]
+    out = [Answer()] if question.gesund else []
+    out += [Answer(reservation=c) for c in reservations]
+    for scharfe in question.scharfe:
+        out.append(Answer(scharfe=scharfe))
+        out += [Answer(scharfe, c) for c in reservations if c != Call("redeal")]
+    return out
+
+
+def _answer_calls(answer: Answer) -> tuple[Call, ...]:
+    return tuple(c for c in (answer.scharfe, answer.reservation) if c is not None) or (_PASS,)
+
+
+def estimate_answers(
+    obs: DoppelkopfObservation, rng: random.Random, answers: Sequence[Answer], *, samples: int
+) -> Estimates:
+    """Each answer's mean utility over the same ``samples`` drawn deals, keyed by the
+    answer's notation (``gesund``, ``vorbehalt solo queens``): the seat makes, in
+    each declaration round, the part of the answer that round takes (as the table
+    does for a person), and the heuristic bot plays on."""
+    totals, count = _estimate(obs, rng, [_answer_calls(a) for a in answers], samples)
+    if count == 0:
+        return Estimates()
+    return Estimates({str(a): t / count for a, t in zip(answers, totals, strict=True)}, count)
+
+
+def choose_answer(
+    obs: DoppelkopfObservation,
+    rng: random.Random,
+    question: Question,
+    *,
+    samples: int,
+    screen: float = 0.4,
+) -> tuple[Answer, Estimates]:
+    """The answer to the declaration question with the best estimated utility (ties:
+    the one listed first, Gesund before a reservation), and the estimates.
+
+    A person at a table answers once for every declaration round of the deal;
+    the bot, which the engine asks round by round, decides each round by
+    :func:`choose_declaration`. This is the same estimate made for the whole
+    question at once, which is what a hint for the question has to weigh.
+    """
+    candidates = answer_candidates(obs, question, screen=screen)
+    if len(candidates) <= 1:
+        return (candidates[0] if candidates else Answer()), Estimates()
+    means = estimate_answers(obs, rng, candidates, samples=samples)
+    if not means.deals:
+        return candidates[0], means
+    best = max(means.values())
+    return next(a for a in candidates if means[str(a)] >= best - 1e-9), means
 
 
 def exchange_candidates(obs: DoppelkopfObservation) -> list[Call]:

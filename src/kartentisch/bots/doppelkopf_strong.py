@@ -86,6 +86,7 @@ from kartentisch.bots.doppelkopf_bidding import (
     Estimates,
     QuietHeuristicBot,
     choose_announcement,
+    choose_answer,
     choose_armut_answer,
     choose_declaration,
     choose_exchange,
@@ -97,6 +98,7 @@ from kartentisch.cards import Card
 from kartentisch.games.doppelkopf.actions import Action, Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.question import Answer, Question
 from kartentisch.games.doppelkopf.scoring import score_outcome
 from kartentisch.search.doppelkopf_determinize import DoppelkopfInfoSet
 from kartentisch.search.doppelkopf_endgame import Ending, known_facts, party_value, with_party
@@ -457,6 +459,16 @@ class StrongDoppelkopfBot:
             obs, self.rng, samples=self.announce_samples
         )
         return said
+
+    def answer(self, obs: DoppelkopfObservation, question: Question) -> Answer:
+        """The answer the bot gives a person's declaration question (one answer for
+        every round of the deal, :func:`~kartentisch.bots.doppelkopf_bidding.choose_answer`):
+        the hint for the question. :attr:`last_estimates` holds the estimates,
+        keyed by the answers' notation."""
+        answer, self.last_estimates = choose_answer(
+            obs, self.rng, question, samples=self.declare_samples
+        )
+        return answer
 
     def choose(self, observation: DoppelkopfObservation) -> Action:
         obs = observation

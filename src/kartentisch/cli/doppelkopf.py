@@ -38,7 +38,14 @@ from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers, Question
-from kartentisch.games.doppelkopf.text import call_text, dk, game_name, refusal_text, typed_call
+from kartentisch.games.doppelkopf.text import (
+    answer_text,
+    call_text,
+    dk,
+    game_name,
+    refusal_text,
+    typed_call,
+)
 from kartentisch.i18n import card_input, t
 
 if TYPE_CHECKING:
@@ -247,19 +254,35 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         if said:
             self.say(f"[dim]{t(self.lang, 'term.dk.legal')}: {', '.join(said)}[/]")
 
-    def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action, str]]:
+    def suggestions(self, deal: DoppelkopfDeal) -> list[tuple[Action | Answer, str]]:
         """The strong bot's advice for the human's turn: (action, reason), an
-        announcement first where it would make one."""
-        from kartentisch.analysis.doppelkopf import bot_view
+        announcement first where it would make one; at the declaration question the
+        answer for every round of the deal."""
+        from kartentisch.analysis.doppelkopf import answer_and_next, bot_view
         from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 
         obs = deal.observation(self.human)
         if not obs.legal_actions:
             return []
         bot = StrongDoppelkopfBot(len(deal.actions))
-        view = bot_view(obs, bot)
         lang = self.lang
-        out: list[tuple[Action, str]] = []
+        question = self.answers.question(deal, self.human)
+        if question is not None:
+            answer = bot.answer(obs, question)
+            found = answer_and_next(bot.last_estimates, answer)
+            if found is None:
+                return [(answer, t(lang, "hint_not_searched"))]
+            estimate, next_answer, next_estimate = found
+            why = t(
+                lang,
+                "hint_estimate",
+                value=f"{estimate:+.1f}",
+                other=escape(answer_text(next_answer, lang)),
+                other_value=f"{next_estimate:+.1f}",
+            )
+            return [(answer, why)]
+        view = bot_view(obs, bot)
+        out: list[tuple[Action | Answer, str]] = []
         if view.card is None or view.announce is not None:
             said = view.announce or view.choice
             out.append((said, self._estimate_reason(view, said) or t(lang, "hint_not_searched")))
@@ -316,6 +339,8 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             shown = (
                 card_text(action, self.lang)
                 if isinstance(action, Card)
+                else escape(answer_text(action, self.lang))
+                if isinstance(action, Answer)
                 else escape(call_text(action, self.lang))
             )
             self.say(t(self.lang, "hint", card=shown, reason=reason))

@@ -29,17 +29,25 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kartentisch.analysis import ANALYSERS, analyze
-from kartentisch.analysis.doppelkopf import BotView, bot_view, estimate_and_next
+from kartentisch.analysis.doppelkopf import (
+    BotView,
+    answer_and_next,
+    bot_view,
+    estimate_and_next,
+)
 from kartentisch.bots import make_bot
+from kartentisch.bots.doppelkopf_bidding import Estimates
 from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 from kartentisch.cards import Card
 from kartentisch.errors import KartentischError
 from kartentisch.games import get_game
 from kartentisch.games.doppelkopf.actions import Action
-from kartentisch.games.doppelkopf.text import call_text
+from kartentisch.games.doppelkopf.question import Answer
+from kartentisch.games.doppelkopf.text import answer_text, call_text
 from kartentisch.i18n import card_text, translate
 from kartentisch.records import ReplayError
 from kartentisch.web.adapter import table_game_type
+from kartentisch.web.games.doppelkopf import DoppelkopfTable
 from kartentisch.web.seats import TableError
 
 __all__ = [
@@ -248,8 +256,18 @@ def hint(
     observation = table.observation(seat)
     bot = make_bot(game, "strong", random.Random(seed * 31 + seat + 7))
     if game == "doppelkopf":
+        assert isinstance(bot, StrongDoppelkopfBot) and isinstance(table, DoppelkopfTable)
+        question = table.question(seat)
+        if question is not None:
+            # A person answers once for every declaration round: the bot weighs the
+            # whole answer, not this round's declaration alone.
+            answer = bot.answer(observation, question)
+            return {
+                "action": str(answer),
+                "reason": _answer_reason(answer, bot.last_estimates, lang)
+                or translate(lang, "hint.reason_rule"),
+            }
         # The choice and its reason from one look (the bot draws its deals once).
-        assert isinstance(bot, StrongDoppelkopfBot)
         view = bot_view(observation, bot)
         reason = _estimate_reason(view, lang) or _reason(game, bot, observation, view, lang)
         return {"action": table.format_action(view.choice), "reason": reason}
@@ -273,6 +291,23 @@ def _estimate_reason(view: BotView, lang: str) -> str | None:
         action=_choice_text(view.choice, lang),
         value=f"{value:+.1f}",
         other=_choice_text(other, lang),
+        other_value=f"{other_value:+.1f}",
+    )
+
+
+def _answer_reason(answer: Answer, estimates: Estimates, lang: str) -> str | None:
+    """Why this answer to the declaration question: its estimated points and the next
+    best answer's (None where there was nothing to weigh it against)."""
+    found = answer_and_next(estimates, answer)
+    if found is None:
+        return None
+    value, other, other_value = found
+    return translate(
+        lang,
+        "hint.reason_estimate",
+        action=answer_text(answer, lang),
+        value=f"{value:+.1f}",
+        other=answer_text(other, lang),
         other_value=f"{other_value:+.1f}",
     )
 

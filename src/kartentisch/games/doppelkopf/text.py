@@ -19,10 +19,20 @@ from kartentisch.games.doppelkopf.actions import Call
 from kartentisch.games.doppelkopf.deal import DoppelkopfDeal
 from kartentisch.games.doppelkopf.explain import explain_game
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, Misdeal
+from kartentisch.games.doppelkopf.question import Answer
 from kartentisch.games.doppelkopf.trumps import sort_hand
 from kartentisch.i18n import card_text, cards_text, describe_refusal, lookup, t, translate
 
-__all__ = ["call_text", "dk", "game_name", "refusal_text", "render", "seat_label", "typed_call"]
+__all__ = [
+    "answer_text",
+    "call_text",
+    "dk",
+    "game_name",
+    "refusal_text",
+    "render",
+    "seat_label",
+    "typed_call",
+]
 
 
 def dk(lang: str, key: str, **fields: Any) -> str:
@@ -64,6 +74,21 @@ def call_text(call: Call | str, lang: str) -> str:
     if word in ("give", "return"):
         return f"{word} {cards_text(lang, call.cards)}"
     return dk(lang, f"word_{word}")
+
+
+def answer_text(answer: Answer, lang: str) -> str:
+    """An answer to the declaration question in words: Gesund, or what the reservation
+    is (a Scharfe and the reservation it goes with, separated by a comma).
+
+    >>> from kartentisch.games.doppelkopf.question import Answer
+    >>> answer_text(Answer.parse("gesund"), "de")
+    'gesund'
+    >>> answer_text(Answer.parse("vorbehalt scharfe aces + solo queens"), "de")
+    'scharfe Herz-Asse, Damensolo'
+    """
+    if answer.gesund:
+        return call_text(Call("pass"), lang)
+    return ", ".join(call_text(c, lang) for c in (answer.scharfe, answer.reservation) if c)
 
 
 def typed_call(call: Call, lang: str) -> str:

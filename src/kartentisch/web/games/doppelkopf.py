@@ -75,7 +75,7 @@ from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
 from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
-from kartentisch.games.doppelkopf.question import Answer, Answers
+from kartentisch.games.doppelkopf.question import Answer, Answers, Question
 from kartentisch.options import Option
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
@@ -311,6 +311,12 @@ class DoppelkopfTable:
             self._deal_ended = (self.version, len(match.deals))
         if deal.is_over and match.sheet.games_played < self.games:
             match.start_deal()
+
+    def question(self, seat: int) -> Question | None:
+        """The declaration question ``seat`` is asked now (None: it is not asked)."""
+        if self.is_over or self.match.deal.phase != "declare":
+            return None
+        return self._answers.question(self.match.deal, seat)
 
     def forced_action(self, seat: int) -> str | None:
         """The engine action the table applies for ``seat`` at once, if any.

@@ -52,12 +52,21 @@ function wordName(word) {
   return t(`dk.word.${word}`);
 }
 
-/** A declaration or another spoken action in words: "solo queens ouvert" → "Queens solo, ouvert". */
-/** An action as the page names it (a hint's suggestion): a card or a call. */
+/** An action as the page names it (a hint's suggestion): a card, a call, or an answer to
+ * the declaration question ("gesund", "vorbehalt scharfe aces + solo queens"). */
 export function actionText(action) {
-  return CARD.test(action) ? cardLabel(action) : callText(action);
+  if (CARD.test(action)) return cardLabel(action);
+  if (action === "gesund" || action.startsWith("vorbehalt ")) return answerText(action);
+  return callText(action);
 }
 
+/** An answer to the declaration question in words: Gesund, or what the reservation is. */
+function answerText(answer) {
+  return answer === "gesund" ? t("dk.call.pass")
+    : answer.replace(/^vorbehalt /, "").split(" + ").map(callText).join(", ");
+}
+
+/** A declaration or another spoken action in words: "solo queens ouvert" → "Queens solo, ouvert". */
 export function callText(call) {
   const [word, ...rest] = String(call).split(" ");
   if (word === "solo") return gameName(rest[0], rest.includes("ouvert"));
@@ -339,9 +348,7 @@ function questionBar(view, ctx) {
 /** While the table answers the declaration rounds for you: what you answered. */
 function answeredNote(view) {
   if (view.phase !== "declare" || !view.answer) return null;
-  const text = view.answer === "gesund" ? t("dk.call.pass")
-    : view.answer.replace(/^vorbehalt /, "").split(" + ").map(callText).join(", ");
-  return h("p.dk-notice.dk-answered", { "data-answer": view.answer }, t("dk.q.answered", { answer: text }));
+  return h("p.dk-notice.dk-answered", { "data-answer": view.answer }, t("dk.q.answered", { answer: answerText(view.answer) }));
 }
 
 function armutBar(view, ctx) {
