@@ -53,7 +53,9 @@ def test_hints_are_legal_and_followed_through_a_deal() -> None:
     assert len(answered) <= 1 and len(hints) >= len(followed) + len(answered)
     assert any("expected" in line and "points (next best" in line for line in hints)
     assert any("the search starts 6 tricks before the end" in line for line in hints)
-    assert any("by table wisdom, not searched" in line for line in hints)
+    # The question, answered once for the deal: Gesund, nothing worth weighing.
+    assert answered == [Answer()]
+    assert hints[0] == "Hint: pass (healthy) — no reservation worth weighing with this hand"
 
 
 def test_play_command_with_hint(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,5 @@
-"""Helpers shared by the browser tests: the server's catalogs and public view."""
+"""Helpers shared by the browser tests: the server's catalogs and public view, playing
+a card, a record in the replay viewer and its analysis."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import itertools
 import json
 import re
 import socket
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 from websockets.sync.client import connect
 
 from web.servers import ServerProcess
+
+from .conftest import WAIT_MS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -94,3 +98,20 @@ def public_view(server: ServerProcess, table_id: str) -> dict[str, Any]:
             if message["type"] == "state":
                 view: dict[str, Any] = message["view"]
                 return view
+
+
+def open_record(page: Page, server: ServerProcess, lang: str, record: Path) -> None:
+    """Open the replay viewer in ``lang`` and load ``record`` from a file, as a person
+    does; return once its first trick is drawn."""
+    page.goto(f"{server.url}/replay?lang={lang}")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector(".replay-trick figure")
+
+
+def analyse(page: Page, seat: int) -> None:
+    """ "Analyse this deal" in the replay viewer for ``seat``; return once the verdict is
+    drawn (the server works it out in a worker: the wait is for the event)."""
+    page.click(".replay-analysis > summary")
+    page.select_option(".analysis-seat", str(seat))
+    page.click(".analysis-go")
+    page.wait_for_selector(".analysis-verdict", timeout=WAIT_MS * 4)

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from .conftest import SIZES, WAIT_MS, PageErrors, ServerProcess, open_page, shot
-from .pages import catalog, fill, play_one
+from .pages import analyse, catalog, fill, open_record, play_one
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -23,18 +23,9 @@ if TYPE_CHECKING:
 RECORD = Path(__file__).parent.parent / "data" / "match_first_to_ten.json"
 
 
-def analyse(page: Page, seat: int) -> None:
-    page.click(".replay-analysis > summary")
-    page.select_option(".analysis-seat", str(seat))
-    page.click(".analysis-go")
-    page.wait_for_selector(".analysis-verdict", timeout=WAIT_MS * 4)
-
-
 def test_a_deal_of_a_file_is_analysed_with_its_chart(server: ServerProcess, page: Page) -> None:
     en = catalog(server, "en")
-    page.goto(f"{server.url}/replay?lang=en")
-    page.set_input_files("#record-file", str(RECORD))
-    page.wait_for_selector(".replay-trick figure")
+    open_record(page, server, "en", RECORD)
     analyse(page, 1)
     verdict = page.locator(".analysis-verdict").inner_text()
     worst = en["analysis.lost_at"].split("{")[0]
@@ -68,9 +59,7 @@ def test_the_analysis_in_each_language_and_size(
     with open_page(browser, page_errors, f"analysis-{lang}-{size}") as page:
         width, height = SIZES[size]
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(f"{server.url}/replay?lang={lang}")
-        page.set_input_files("#record-file", str(RECORD))
-        page.wait_for_selector(".replay-trick figure")
+        open_record(page, server, lang, RECORD)
         analyse(page, 0)
         assert page.locator(".replay-analysis > summary").inner_text() == words["analysis.title"]
         page.locator(".replay-analysis").scroll_into_view_if_needed()

@@ -232,3 +232,17 @@ def test_the_hint_for_the_question_weighs_the_rounds_still_to_come() -> None:
         forced = table.forced_action(to_move)
         table.act(to_move, forced if forced is not None else "pass")
     assert (2, Call("hochzeit", "first_trick")) in table.match.deal.declarations
+
+
+def test_gesund_where_no_reservation_is_worth_weighing() -> None:
+    # Seed 2: Ben is asked in the solo round; no solo of his passes the screen, and he
+    # has nothing else to say: "gesund", and why in words, not an estimate.
+    names = ["Ann", "Ben", "Cid", "Dora"]
+    actions = [(1, "pass"), (2, "pass"), (3, "pass"), (0, "pass")]
+    table = table_game_type("doppelkopf").replay({}, names, 2, actions)
+    assert isinstance(table, DoppelkopfTable) and table.question(1) is not None
+    got = {lang: hint("doppelkopf", {}, names, 2, actions, 1, lang) for lang in ("en", "de", "ru")}
+    assert {a["action"] for a in got.values()} == {"gesund"}
+    assert got["en"]["reason"].startswith("No reservation with this hand is worth weighing")
+    assert got["de"]["reason"].startswith("Kein Vorbehalt dieser Hand")
+    assert got["ru"]["reason"].startswith("С этой рукой ни одна оговорка")

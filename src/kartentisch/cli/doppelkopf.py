@@ -271,7 +271,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             answer = bot.answer(obs, question)
             found = answer_and_next(bot.last_estimates, answer)
             if found is None:
-                return [(answer, t(lang, "hint_not_searched"))]
+                return [(answer, t(lang, "hint_gesund" if answer.gesund else "hint_not_searched"))]
             estimate, next_answer, next_estimate = found
             why = t(
                 lang,

@@ -265,7 +265,7 @@ def hint(
             return {
                 "action": str(answer),
                 "reason": _answer_reason(answer, bot.last_estimates, lang)
-                or translate(lang, "hint.reason_rule"),
+                or translate(lang, "hint.reason_gesund" if answer.gesund else "hint.reason_rule"),
             }
         # The choice and its reason from one look (the bot draws its deals once).
         view = bot_view(observation, bot)

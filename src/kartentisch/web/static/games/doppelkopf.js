@@ -56,12 +56,12 @@ function wordName(word) {
  * the declaration question ("gesund", "vorbehalt scharfe aces + solo queens"). */
 export function actionText(action) {
   if (CARD.test(action)) return cardLabel(action);
-  if (action === "gesund" || action.startsWith("vorbehalt ")) return answerText(action);
+  if (action === "gesund" || action.startsWith("vorbehalt ")) return answerWords(action);
   return callText(action);
 }
 
 /** An answer to the declaration question in words: Gesund, or what the reservation is. */
-function answerText(answer) {
+function answerWords(answer) {
   return answer === "gesund" ? t("dk.call.pass")
     : answer.replace(/^vorbehalt /, "").split(" + ").map(callText).join(", ");
 }
@@ -348,7 +348,7 @@ function questionBar(view, ctx) {
 /** While the table answers the declaration rounds for you: what you answered. */
 function answeredNote(view) {
   if (view.phase !== "declare" || !view.answer) return null;
-  return h("p.dk-notice.dk-answered", { "data-answer": view.answer }, t("dk.q.answered", { answer: answerText(view.answer) }));
+  return h("p.dk-notice.dk-answered", { "data-answer": view.answer }, t("dk.q.answered", { answer: answerWords(view.answer) }));
 }
 
 function armutBar(view, ctx) {
