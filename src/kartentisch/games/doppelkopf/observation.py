@@ -228,50 +228,59 @@ def _open_hand(deal: DealState, viewer: int) -> tuple[Card, ...]:
     return ()
 
 
+def _shared(deal: DealState) -> dict[str, Any]:
+    """The fields every viewer sees alike, by name (of both the public part and an
+    observation)."""
+    play = deal.trick_play
+    held = play.hands if play is not None else deal.hands  # (counted, not sorted)
+    return {
+        "players": deal.num_seats,
+        "dealer": deal.dealer,
+        "playing": deal.playing,
+        "phase": deal.phase,
+        "declaration_round": deal.declaration_round,
+        "to_move": deal.to_move,
+        "declarations": tuple((s, str(c)) for s, c in deal.declarations),
+        "ouvert": deal.ouvert and _started(deal),
+        "hochzeit": deal.hochzeit_by,
+        "hochzeit_rule": deal.hochzeit_rule if deal.hochzeit_by is not None else "",
+        "hochzeit_partner": deal.hochzeit_partner,
+        "armut": deal.armut_by,
+        "armut_partner": deal.armut_partner,
+        "armut_direction": deal.armut_direction,
+        "armut_trumps": deal.armut_trumps,
+        "armut_returned_trumps": deal.armut_returned_trumps,
+        "scharfe_aces": deal.scharfe_aces_by,
+        "scharfe_kings": deal.scharfe_kings_by,
+        "vorfuehrung": deal.vorfuehrung,
+        "trick": (
+            play.trick.freeze() if play is not None else PlayedTrick(deal.leader, (), (), None)
+        ),
+        "tricks": deal.tricks,
+        "hand_sizes": tuple(len(held[s]) for s in range(deal.num_seats)),
+        "announcements": tuple(deal.announcements),
+        "revealed": revealed_parties(deal),
+        "bock_multiplier": deal.bock_multiplier,
+        "options": deal.options,
+        "outcome": deal.outcome,
+        "score": deal.score,
+        "points": deal.points(),
+        "hochzeit_trick": deal.hochzeit_trick if deal.hochzeit_partner is not None else None,
+    }
+
+
 def public_part(deal: DealState) -> PublicObservation:
     """What every seat and a spectator see of ``deal`` alike: made once per state."""
-    over = deal.outcome is not None
-    play = deal.trick_play
     order = deal.order_known_to(NOBODY)
-    game_type, soloist = _game_as_known(deal, knows_silent=over)
-    held = play.hands if play is not None else deal.hands  # (counted, not sorted)
+    game_type, soloist = _game_as_known(deal, knows_silent=deal.outcome is not None)
     return PublicObservation(
-        players=deal.num_seats,
-        dealer=deal.dealer,
-        playing=deal.playing,
-        phase=deal.phase,
-        declaration_round=deal.declaration_round,
-        to_move=deal.to_move,
-        declarations=tuple((s, str(c)) for s, c in deal.declarations),
         game_type=game_type,
         soloist=soloist,
-        ouvert=deal.ouvert and _started(deal),
         open_hand=_open_hand(deal, NOBODY),
-        hochzeit=deal.hochzeit_by,
-        hochzeit_rule=deal.hochzeit_rule if deal.hochzeit_by is not None else "",
-        hochzeit_partner=deal.hochzeit_partner,
-        armut=deal.armut_by,
-        armut_partner=deal.armut_partner,
-        armut_direction=deal.armut_direction,
-        armut_trumps=deal.armut_trumps,
-        armut_returned_trumps=deal.armut_returned_trumps,
-        scharfe_aces=deal.scharfe_aces_by,
-        scharfe_kings=deal.scharfe_kings_by,
-        vorfuehrung=deal.vorfuehrung,
         order=order,
         trumps=_trumps(deal, order),
         pigs=deal.pigs_known_to(NOBODY),
-        trick=play.trick.freeze() if play is not None else PlayedTrick(deal.leader, (), (), None),
-        tricks=deal.tricks,
-        hand_sizes=tuple(len(held[s]) for s in range(deal.num_seats)),
-        announcements=tuple(deal.announcements),
-        revealed=revealed_parties(deal),
-        bock_multiplier=deal.bock_multiplier,
-        options=deal.options,
-        outcome=deal.outcome,
-        score=deal.score,
-        points=deal.points(),
-        hochzeit_trick=deal.hochzeit_trick if deal.hochzeit_partner is not None else None,
+        **_shared(deal),
     )
 
 
@@ -298,10 +307,7 @@ def seat_part(
     else:
         order = deal.order_known_to(seat)
         trumps, open_hand = _trumps(deal, order), _open_hand(deal, seat)
-    in_armut = seat in (deal.armut_by, deal.armut_partner)
-    party = deal.party_of(seat) if _started(deal) else None
-    if deal.silent and not over and not silent_soloist and party is None:
-        party = "kontra"
+    armut_cards, armut_returned = _armut_seen(deal, seat, order)
     return SeatObservation(
         seat=seat,
         hand=deal.hand(seat, seat),
@@ -311,19 +317,42 @@ def seat_part(
         open_hand=open_hand,
         trumps=trumps,
         pigs=pigs,
-        armut_cards=sort_hand(deal.armut_given, order) if in_armut else (),
-        armut_returned=sort_hand(deal.armut_returned, order) if in_armut else (),
-        party=party,
+        armut_cards=armut_cards,
+        armut_returned=armut_returned,
+        party=_party(deal, seat),
     )
+
+
+def _party(deal: DealState, seat: int) -> str | None:
+    """``seat``'s party as it knows it: none before the play; in a silent solo that is
+    not its own, Kontra (as everyone else believes the game normal)."""
+    party = deal.party_of(seat) if _started(deal) else None
+    if party is None and deal.silent and deal.outcome is None and seat != deal.soloist:
+        party = "kontra"
+    return party
+
+
+def _armut_seen(
+    deal: DealState, seat: int, order: TrickOrder
+) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The Armut's cards given and returned, for the two seats that exchanged them."""
+    if seat in (deal.armut_by, deal.armut_partner):
+        return sort_hand(deal.armut_given, order), sort_hand(deal.armut_returned, order)
+    return (), ()
 
 
 def observe(
     deal: DealState, seat: int, public: PublicObservation | None = None
 ) -> DoppelkopfObservation:
     """The observation of ``seat``: the public part (``public``, if made already) and
-    the seat's own (raises ValueError for a seat not at the table)."""
+    the seat's own (raises ValueError for a seat not at the table).
+
+    Without ``public`` (a bot's turn, a playout: one seat's view of a state) the
+    two parts are made in one pass, by the same rules, without the public part's
+    objects; a test holds both ways equal on every state of random deals.
+    """
     if public is None:
-        public = public_part(deal)
+        return _observe_one(deal, seat)
     own = seat_part(deal, seat, public)
     return DoppelkopfObservation(
         seat=seat,
@@ -367,6 +396,30 @@ def observe(
         score=public.score,
         points=public.points,
         hochzeit_trick=public.hochzeit_trick,
+    )
+
+
+def _observe_one(deal: DealState, seat: int) -> DoppelkopfObservation:
+    """:func:`observe` without a public part made already: one pass."""
+    if not 0 <= seat < deal.num_seats:
+        raise ValueError(f"no seat {seat} at a {deal.num_seats}-player table")
+    order = deal.order_known_to(seat)
+    knows_silent = deal.outcome is not None or seat == deal.soloist
+    game_type, soloist = _game_as_known(deal, knows_silent=knows_silent)
+    armut_cards, armut_returned = _armut_seen(deal, seat, order)
+    return DoppelkopfObservation(
+        seat=seat,
+        hand=deal.hand(seat, seat),
+        legal_actions=tuple(deal.legal_actions(seat)),
+        game_type=game_type,
+        soloist=soloist,
+        open_hand=_open_hand(deal, seat),
+        armut_cards=armut_cards,
+        armut_returned=armut_returned,
+        trumps=_trumps(deal, order),
+        pigs=deal.pigs_known_to(seat),
+        party=_party(deal, seat),
+        **_shared(deal),
     )
 
 
