@@ -23,11 +23,13 @@ is the engine action the table applies for the seat in each later round (or
 in a round whose only answer is ``pass``). Only engine actions are stored,
 one per version. Bots answer the engine's rounds themselves, as before.
 
-Views come from the engine's ``observation(seat)`` only: a seat sees its own
+Views come from the engine's observation only: a seat sees its own
 hand, what was said and played, the open hand of an ouvert soloist and, if
-it took part, the Armut cards. A spectator sees the observation of a seat
-that holds no secret beyond its hand (not the soloist, not one of the Armut
-pair) with that hand, its legal actions and its party removed.
+it took part, the Armut cards. The members every seat sees alike come from the
+observation's public part (``public_part``), made and JSON-encoded once per
+version; a seat's own (hand, legal actions, question, the game, trumps, pigs
+and Armut cards as it knows them, its party) from its part (``seat_part``).
+A spectator sees the public part alone.
 
 >>> kind = TABLE_GAME
 >>> options = kind.normalize_options({"preset": "ddv"}, seats=4)
@@ -47,7 +49,7 @@ pair) with that hand, its legal actions and its party removed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from kartentisch.bots import LEVELS
 from kartentisch.cards import Card
@@ -73,13 +75,20 @@ from kartentisch.games.doppelkopf.events import (
 )
 from kartentisch.games.doppelkopf.explain import explain_deal
 from kartentisch.games.doppelkopf.match import DoppelkopfMatch, SheetWritten
-from kartentisch.games.doppelkopf.observation import DoppelkopfObservation
+from kartentisch.games.doppelkopf.observation import (
+    DoppelkopfObservation,
+    PublicObservation,
+    public_part,
+    seat_part,
+)
 from kartentisch.games.doppelkopf.options import PRESETS, DoppelkopfOptions
 from kartentisch.games.doppelkopf.question import Answer, Answers, Question
 from kartentisch.options import Option
 from kartentisch.tricks import PlayedTrick
 from kartentisch.web.adapter import attach_by, replay_actions
+from kartentisch.web.statepatch import reuse_equal
 from kartentisch.web.wire import dumps, object_with
+from kartentisch.web.wire import members as members_text
 
 __all__ = ["TABLE_GAME", "DoppelkopfTable", "DoppelkopfTableType"]
 
@@ -110,6 +119,81 @@ def _cards(cards: Sequence[Card]) -> list[str]:
 
 def _trick(trick: PlayedTrick) -> dict[str, Any]:
     return dict(trick.to_dict())
+
+
+def _pigs(pigs: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    return [{"seat": s, "kind": k} for s, k in pigs]
+
+
+def _is_scalar(value: object) -> bool:
+    return value is None or type(value) in (str, int, bool)
+
+
+#: The members of a view in their order, in runs: (True: shared by every seat's view
+#: of a version, False: the seat's own) and the keys of the run.
+_LAYOUT: Final[tuple[tuple[bool, tuple[str, ...]], ...]] = (
+    (False, ("game", "seat")),
+    (
+        True,
+        (
+            "players",
+            "names",
+            "version",
+            "deal_number",
+            "game_number",
+            "games",
+            "dealer",
+            "playing",
+            "phase",
+            "declaration_round",
+        ),
+    ),
+    (False, ("question", "answer", "auto")),
+    (True, ("to_move",)),
+    (False, ("hand", "legal")),
+    (True, ("hand_sizes",)),
+    (False, ("trumps",)),
+    (True, ("declarations",)),
+    (False, ("game_type",)),
+    (True, ("ouvert",)),
+    (False, ("soloist", "open_hand")),
+    (True, ("hochzeit",)),
+    (False, ("armut",)),
+    (True, ("scharfe", "vorfuehrung")),
+    (False, ("pigs",)),
+    (
+        True,
+        (
+            "trick",
+            "tricks",
+            "trick_number",
+            "tricks_per_deal",
+            "tricks_won",
+            "announcements",
+        ),
+    ),
+    (False, ("party",)),
+    (
+        True,
+        ("parties", "bock", "sheet", "deals", "rules", "options", "over", "result"),
+    ),
+)
+
+
+class _SharedView(NamedTuple):
+    """The parts of a version's views made once (:meth:`DoppelkopfTable._shared_view`)."""
+
+    version: int
+    #: The public part of the deal's observation.
+    public: PublicObservation
+    #: The members every seat's view shares (read only).
+    members: dict[str, Any]
+    #: Each shared run's members as JSON text, by the run's first key.
+    texts: dict[str, str]
+    #: A spectator's own members: the public part's (read only).
+    public_own: dict[str, Any]
+    #: Each of those as a JSON member (``"key": value``).
+    public_texts: dict[str, str]
 
 
 def _unique_names(names: Sequence[str]) -> list[str]:
@@ -247,6 +331,8 @@ class DoppelkopfTable:
         #: (how many, the last one, their JSON text) of the finished deals' summaries,
         #: which every seat's view lists: encoded once per finished deal, not per view.
         self._deals_text: tuple[int, dict[str, Any] | None, str] = (0, None, "[]")
+        #: What every seat's view of this version shares, made once (:meth:`_shared_view`).
+        self._shared: _SharedView | None = None
         #: The options as a view shows them, made once: they never change, and making
         #: them validates every option anew (the most of a view's time once).
         self._options_json: dict[str, Any] = {**self.match.options.to_dict(), "games": games}
@@ -362,116 +448,163 @@ class DoppelkopfTable:
 
     # -- views ----------------------------------------------------------------
 
-    def _public_observation(self, deal: DoppelkopfDeal) -> DoppelkopfObservation:
-        """The observation of a seat that knows nothing private but its own hand."""
-        first = deal.observation(0)
-        pair = {first.armut, first.armut_partner}
-        for seat in first.playing:
-            if seat in pair:
-                continue
-            obs = first if seat == 0 else deal.observation(seat)
-            if obs.soloist != seat:
-                return obs
-        raise AssertionError("every playing seat holds a secret")  # pragma: no cover
-
     def encoded_view(self, seat: int | None) -> tuple[dict[str, Any], str]:
         """:meth:`view` and its JSON text (as :func:`~kartentisch.web.wire.dumps` writes
-        it), the finished deals' summaries (the longest part, the same for every seat)
-        encoded once per finished deal."""
-        view = self.view(seat)
-        deals: list[dict[str, Any]] = view["deals"]  # (self._summaries: a new list as it grows)
-        count, last, text = self._deals_text
-        if count != len(deals) or (deals and deals[-1] is not last):
-            text = dumps(deals)
-            self._deals_text = (len(deals), deals[-1] if deals else None, text)
-        return view, object_with(view, "deals", text)
+        it): the members every seat shares encoded once per version, the seat's own
+        ones per view (those it knows as the table does from the shared texts too)."""
+        shared = self._shared_view()
+        own = self._own(seat, shared)
+        view = self._join(own, shared)
+        public = shared.public_own
+        texts = shared.public_texts
+        parts: list[str] = []
+        for is_shared, keys in _LAYOUT:
+            if is_shared:
+                parts.append(shared.texts[keys[0]])
+                continue
+            for key in keys:
+                value = own[key]
+                known = public[key]
+                if value is known or (
+                    type(value) is type(known) and _is_scalar(value) and value == known
+                ):
+                    parts.append(texts[key])
+                else:
+                    parts.append(f"{dumps(key)}: {dumps(value)}")
+        return view, "{" + ", ".join(parts) + "}"
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        match = self.match
-        deal = match.deal
-        options = match.options
-        sheet = match.sheet
+        """The view of ``seat`` (None: a spectator): the members every seat shares,
+        made once per version (read only), and the seat's own."""
+        shared = self._shared_view()
+        return self._join(self._own(seat, shared), shared)
+
+    @staticmethod
+    def _join(own: Mapping[str, Any], shared: _SharedView) -> dict[str, Any]:
+        """The view's members in their order (:data:`_LAYOUT`)."""
+        view: dict[str, Any] = {}
+        members = shared.members
+        for is_shared, keys in _LAYOUT:
+            source = members if is_shared else own
+            for key in keys:
+                view[key] = source[key]
+        return view
+
+    def _own(self, seat: int | None, shared: _SharedView) -> dict[str, Any]:
+        """The members of ``seat``'s view that are its own (None: a spectator's, which
+        are those of the public part); where the seat knows what the table knows, the
+        very objects of the spectator's."""
+        if seat is None:
+            return shared.public_own
+        public = shared.public
+        deal = self.match.deal
+        obs = seat_part(deal, seat, public)
         over = self.is_over
-        obs = deal.observation(seat) if seat is not None else self._public_observation(deal)
-        mine = seat is not None
-        n = options.players
-        revealed = obs.revealed
-        armut: dict[str, Any] | None = None
-        if obs.armut is not None:
-            armut = {
-                "seat": obs.armut,
-                "partner": obs.armut_partner,
-                "direction": obs.armut_direction or None,
-                "trumps": obs.armut_trumps,
-                "returned_trumps": obs.armut_returned_trumps,
-                # Cards each way: three, or all the poor player's trumps if more.
-                "size": max(3, obs.armut_trumps),
-                # Only the two who exchanged see the cards (the observation says so).
-                "cards": _cards(obs.armut_cards) if mine else [],
-                "returned": _cards(obs.armut_returned) if mine else [],
-            }
-        hochzeit: dict[str, Any] | None = None
-        if obs.hochzeit is not None:
-            hochzeit = {
-                "seat": obs.hochzeit,
-                "rule": obs.hochzeit_rule or "first_trick",
-                "partner": obs.hochzeit_partner,
-            }
-        finished = self._finished()
+        known = shared.public_own
         question = answer = None
         auto = False
-        if seat is not None and not over and deal.phase == "declare":
+        if not over and deal.phase == "declare":
             question = self._answers.question(deal, seat)
             answer = self._answers.answer(deal, seat)
             auto = self.forced_action(seat) is not None
-        view: dict[str, Any] = {
+        armut = known["armut"]
+        if armut is not None and (obs.armut_cards or obs.armut_returned):
+            # Only the two who exchanged see the cards (the observation says so).
+            armut = {
+                **armut,
+                "cards": _cards(obs.armut_cards),
+                "returned": _cards(obs.armut_returned),
+            }
+        return {
             "game": self.game,
             "seat": seat,
-            "players": n,
-            "names": list(self.names),
-            "version": self.version,
-            "deal_number": len(match.history),
-            "game_number": min(sheet.games_played + (0 if deal.is_over else 1), self.games),
-            "games": self.games,
-            "dealer": obs.dealer,
-            "playing": list(obs.playing),
-            "phase": obs.phase,
-            "declaration_round": obs.declaration_round,
             # The one declaration question this seat faces now (None: nothing to answer).
             "question": question.to_dict() if question is not None else None,
             # The seat's answer while the declarations last ("gesund", "vorbehalt solo queens" …).
             "answer": str(answer) if answer is not None else None,
             # The table answers for this seat now (it need not act).
             "auto": auto,
-            "to_move": None if over else obs.to_move,
-            "hand": _cards(obs.hand) if mine else None,
-            "legal": [str(a) for a in obs.legal_actions] if mine and not over else [],
-            "hand_sizes": list(obs.hand_sizes),
-            "trumps": _cards(obs.trumps),
-            "declarations": [{"seat": s, "call": c} for s, c in obs.declarations],
+            "hand": _cards(obs.hand),
+            "legal": [str(a) for a in obs.legal_actions] if not over else [],
+            "trumps": known["trumps"] if obs.trumps is public.trumps else _cards(obs.trumps),
             "game_type": obs.game_type,
-            "ouvert": obs.ouvert,
             "soloist": obs.soloist,
-            "open_hand": _cards(obs.open_hand),
-            "hochzeit": hochzeit,
+            "open_hand": (
+                known["open_hand"] if obs.open_hand is public.open_hand else _cards(obs.open_hand)
+            ),
             "armut": armut,
-            "scharfe": {"aces": obs.scharfe_aces, "kings": obs.scharfe_kings},
-            # The seat that must play its Pflichtsolo now (option vorfuehrung), or None.
-            "vorfuehrung": obs.vorfuehrung,
             # The pigs this seat knows of (option schweinchen), highest first.
-            "pigs": [{"seat": s, "kind": k} for s, k in obs.pigs],
-            "trick": _trick(obs.trick),
-            "tricks": [_trick(t) for t in obs.tricks],
-            "trick_number": obs.trick_number,
+            "pigs": known["pigs"] if obs.pigs is public.pigs else _pigs(obs.pigs),
+            "party": obs.party,
+        }
+
+    def _shared_view(self) -> _SharedView:
+        """What every seat's view of this version shares, and the spectator's own
+        members (the public part's): made and encoded once per version."""
+        kept = self._shared
+        version = self.version
+        if kept is not None and kept.version == version:
+            return kept
+        match = self.match
+        deal = match.deal
+        options = match.options
+        sheet = match.sheet
+        over = self.is_over
+        public = public_part(deal)
+        n = options.players
+        revealed = public.revealed
+        armut: dict[str, Any] | None = None
+        if public.armut is not None:
+            armut = {
+                "seat": public.armut,
+                "partner": public.armut_partner,
+                "direction": public.armut_direction or None,
+                "trumps": public.armut_trumps,
+                "returned_trumps": public.armut_returned_trumps,
+                # Cards each way: three, or all the poor player's trumps if more.
+                "size": max(3, public.armut_trumps),
+                "cards": [],
+                "returned": [],
+            }
+        hochzeit: dict[str, Any] | None = None
+        if public.hochzeit is not None:
+            hochzeit = {
+                "seat": public.hochzeit,
+                "rule": public.hochzeit_rule or "first_trick",
+                "partner": public.hochzeit_partner,
+            }
+        finished = self._finished()
+        tricks = public.tricks
+        members: dict[str, Any] = {
+            "players": n,
+            "names": list(self.names),
+            "version": version,
+            "deal_number": len(match.history),
+            "game_number": min(sheet.games_played + (0 if deal.is_over else 1), self.games),
+            "games": self.games,
+            "dealer": public.dealer,
+            "playing": list(public.playing),
+            "phase": public.phase,
+            "declaration_round": public.declaration_round,
+            "to_move": None if over else public.to_move,
+            "hand_sizes": list(public.hand_sizes),
+            "declarations": [{"seat": s, "call": c} for s, c in public.declarations],
+            "ouvert": public.ouvert,
+            "hochzeit": hochzeit,
+            "scharfe": {"aces": public.scharfe_aces, "kings": public.scharfe_kings},
+            # The seat that must play its Pflichtsolo now (option vorfuehrung), or None.
+            "vorfuehrung": public.vorfuehrung,
+            "trick": _trick(public.trick),
+            "tricks": [_trick(t) for t in tricks],
+            "trick_number": len(tricks) + 1,
             "tricks_per_deal": options.hand_size,
-            "tricks_won": [sum(1 for t in obs.tricks if t.winner == s) for s in range(n)],
+            "tricks_won": [sum(1 for t in tricks if t.winner == s) for s in range(n)],
             "announcements": [
-                {"seat": a.seat, "party": a.party, "word": a.word} for a in obs.announcements
+                {"seat": a.seat, "party": a.party, "word": a.word} for a in public.announcements
             ],
-            "party": obs.party if mine else None,
             "parties": [revealed.get(s) for s in range(n)],
             "bock": {
-                "multiplier": obs.bock_multiplier,
+                "multiplier": public.bock_multiplier,
                 "pending": list(sheet.pending_bocks),
                 "schedule": list(sheet.bock_schedule()),
                 "enabled": sheet.bock,
@@ -489,18 +622,59 @@ class DoppelkopfTable:
                 "hand_size": options.hand_size,
                 "table_mode": options.table_mode,
             },
-            "options": dict(self._options_json),
+            "options": self._options_json,
             "over": over,
             "result": None,
         }
         if over:
             totals = sheet.totals
             best = max(totals)
-            view["result"] = {
+            members["result"] = {
                 "totals": list(totals),
                 "winners": [s for s, p in enumerate(totals) if p == best],
             }
-        return view
+        public_own: dict[str, Any] = {
+            "game": self.game,
+            "seat": None,
+            "question": None,
+            "answer": None,
+            "auto": False,
+            "hand": None,
+            "legal": [],
+            "trumps": _cards(public.trumps),
+            "game_type": public.game_type,
+            "soloist": public.soloist,
+            "open_hand": _cards(public.open_hand),
+            "armut": armut,
+            "pigs": _pigs(public.pigs),
+            "party": None,
+        }
+        if kept is not None:
+            # What did not change is the same object as before: a state patch passes it
+            # over at once (web/statepatch.py).
+            reuse_equal(kept.members, members)
+            reuse_equal(kept.public_own, public_own)
+        texts: dict[str, str] = {}
+        for is_shared, keys in _LAYOUT:
+            if is_shared:
+                part = {key: members[key] for key in keys}
+                if "deals" in part:
+                    texts[keys[0]] = members_text(object_with(part, "deals", self._deals_json()))
+                else:
+                    texts[keys[0]] = members_text(dumps(part))
+        public_texts = {key: f"{dumps(key)}: {dumps(value)}" for key, value in public_own.items()}
+        kept = self._shared = _SharedView(version, public, members, texts, public_own, public_texts)
+        return kept
+
+    def _deals_json(self) -> str:
+        """The finished deals' summaries (the longest part, the same for every seat and
+        from one deal's end to the next) as JSON text, encoded once per finished deal."""
+        deals = self._summaries  # (a new list as it grows)
+        count, last, text = self._deals_text
+        if count != len(deals) or (deals and deals[-1] is not last):
+            text = dumps(deals)
+            self._deals_text = (len(deals), deals[-1] if deals else None, text)
+        return text
 
     def _finished(self) -> list[dict[str, Any]]:
         """Every finished deal (thrown-in ones too), summarised once."""
@@ -517,7 +691,7 @@ class DoppelkopfTable:
 
     def _summary(self, number: int, deal: DoppelkopfDeal) -> dict[str, Any]:
         """What everyone may know of a finished deal: the game, the tricks, the score."""
-        obs = deal.observation(0)
+        obs = public_part(deal)  # (all of it public: the deal is over)
         out: dict[str, Any] = {
             "number": number,
             "dealer": obs.dealer,
