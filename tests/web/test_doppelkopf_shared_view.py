@@ -154,9 +154,14 @@ def choose(game: DoppelkopfTable, seat: int, rng: random.Random) -> str:
         wanted = any(r.startswith(("armut", "hochzeit")) for r in question["reservations"])
         return "vorbehalt" if rng.random() < (0.5 if wanted else 0.2) else "pass"
     if game.match.deal.phase == "declare":
+        # A seat that may say Armut or Hochzeit in a later round keeps quiet now, and
+        # solos are rare enough that the marriage round is often reached.
+        question = game.view(seat)["question"] or {"reservations": []}
+        later = any(r.startswith(("armut", "hochzeit")) for r in question["reservations"])
         solos = [a for a in legal if a.startswith("solo")]
-        if solos and rng.random() < 0.25:
+        if solos and not later and rng.random() < 0.08:
             return rng.choice(solos)
+        return "pass" if "pass" in legal else rng.choice(legal)
     return rng.choice(legal)
 
 
@@ -239,5 +244,5 @@ def test_views_as_before_at_every_version() -> None:
         seen |= play_session(which, counts)
     assert counts["views"] > 1000
     # What the sessions are for: the games whose views differ most between the seats.
-    wanted = {"normal", "silent solo", "declared solo"}
+    wanted = {"normal", "silent solo", "declared solo", "hochzeit", "armut"}
     assert wanted | {"announcement", "pigs"} <= seen, (seen, counts)
