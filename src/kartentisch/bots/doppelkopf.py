@@ -177,6 +177,11 @@ class HeuristicDoppelkopfBot:
 
     # -- announcements ----------------------------------------------------------
 
+    def rule_announcement(self, obs: DoppelkopfObservation) -> Call | None:
+        """The word the heuristic's rule would say now (None: nothing), also for a
+        subclass that keeps quiet itself."""
+        return HeuristicDoppelkopfBot._announce(self, obs, list(obs.legal_actions))
+
     def _announce(self, obs: DoppelkopfObservation, legal: list[Action]) -> Call | None:
         calls = {a.word: a for a in legal if isinstance(a, Call) and a.is_announcement}
         if not calls or obs.party is None:

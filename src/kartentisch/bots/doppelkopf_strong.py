@@ -454,7 +454,7 @@ class StrongDoppelkopfBot:
             return None
         if obs.armut is not None:
             # An Armut's cards changed hands: not rebuilt, the heuristic's word.
-            return HeuristicDoppelkopfBot._announce(self.fallback, obs, list(obs.legal_actions))
+            return self.fallback.rule_announcement(obs)
         said, self.last_estimates = choose_announcement(
             obs, self.rng, samples=self.announce_samples
         )
