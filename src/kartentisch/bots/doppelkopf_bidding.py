@@ -325,12 +325,13 @@ def _declared_deal(obs: DoppelkopfObservation, hands: Sequence[Sequence[Card]]) 
 def _estimate(
     obs: DoppelkopfObservation,
     rng: random.Random,
-    candidates: Sequence[Sequence[Call]],
+    scripts: dict[str, tuple[Call, ...]],
     samples: int,
-) -> tuple[list[float], int]:
-    """The summed utility of each candidate (the calls the seat makes, as
-    :class:`_Scripted` makes them) over ``samples`` drawn deals, and the draws."""
-    totals = [0.0] * len(candidates)
+) -> Estimates:
+    """Each choice's mean utility over the same ``samples`` drawn deals (common random
+    numbers), by its key: the choice is the calls the seat makes, as
+    :class:`_Scripted` makes them."""
+    totals = dict.fromkeys(scripts, 0.0)
     count = 0
     tries = 0
     while count < samples and tries < samples * 8:
@@ -341,16 +342,18 @@ def _estimate(
         except (ValueError, AssertionError):
             continue
         seed = rng.getrandbits(32)
-        for i, targets in enumerate(candidates):
+        for key, targets in scripts.items():
             deal = _declared_deal(obs, hands)
             bots: dict[int, HeuristicDoppelkopfBot] = {
                 s: HeuristicDoppelkopfBot(seed + s) for s in obs.playing
             }
             bots[obs.seat] = _Scripted(*targets)
             play_out(deal, bots)
-            totals[i] += relative(deal.points(), obs.seat, obs.playing)
+            totals[key] += relative(deal.points(), obs.seat, obs.playing)
         count += 1
-    return totals, count
+    if count == 0:
+        return Estimates()
+    return Estimates({key: total / count for key, total in totals.items()}, count)
 
 
 def estimate_calls(
@@ -360,10 +363,7 @@ def estimate_calls(
     ``samples`` drawn deals (common random numbers). A candidate that is not legal now
     (a reservation's declaration after a Vorbehalt) is played as the Vorbehalt and then
     that declaration."""
-    totals, count = _estimate(obs, rng, [(c,) for c in candidates], samples)
-    if count == 0:
-        return Estimates()
-    return Estimates({str(c): t / count for c, t in zip(candidates, totals, strict=True)}, count)
+    return _estimate(obs, rng, {str(c): (c,) for c in candidates}, samples)
 
 
 def _best_estimated(
@@ -472,10 +472,7 @@ def estimate_answers(
     answer's notation (``gesund``, ``vorbehalt solo queens``): the seat makes, in
     each declaration round, the part of the answer that round takes (as the table
     does for a person), and the heuristic bot plays on."""
-    totals, count = _estimate(obs, rng, [_answer_calls(a) for a in answers], samples)
-    if count == 0:
-        return Estimates()
-    return Estimates({str(a): t / count for a, t in zip(answers, totals, strict=True)}, count)
+    return _estimate(obs, rng, {str(a): _answer_calls(a) for a in answers}, samples)
 
 
 def choose_answer(

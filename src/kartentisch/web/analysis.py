@@ -285,13 +285,8 @@ def _estimate_reason(view: BotView, lang: str) -> str | None:
     if found is None:
         return None
     value, other, other_value = found
-    return translate(
-        lang,
-        "hint.reason_estimate",
-        action=_choice_text(view.choice, lang),
-        value=f"{value:+.1f}",
-        other=_choice_text(other, lang),
-        other_value=f"{other_value:+.1f}",
+    return _estimated(
+        lang, _choice_text(view.choice, lang), value, _choice_text(other, lang), other_value
     )
 
 
@@ -302,12 +297,17 @@ def _answer_reason(answer: Answer, estimates: Estimates, lang: str) -> str | Non
     if found is None:
         return None
     value, other, other_value = found
+    return _estimated(lang, answer_text(answer, lang), value, answer_text(other, lang), other_value)
+
+
+def _estimated(lang: str, chosen: str, value: float, other: str, other_value: float) -> str:
+    """ "{chosen}: {value} points expected …; next best {other}: {other_value}." """
     return translate(
         lang,
         "hint.reason_estimate",
-        action=answer_text(answer, lang),
+        action=chosen,
         value=f"{value:+.1f}",
-        other=answer_text(other, lang),
+        other=other,
         other_value=f"{other_value:+.1f}",
     )
 
