@@ -49,7 +49,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Final
+from typing import Final, TypeVar
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot, solo_strength
 from kartentisch.cards import Card
@@ -86,6 +86,8 @@ __all__ = [
 _PASS: Final = Call("pass")
 _QC: Final = Card("QC")
 #: The pair a Scharfe declares, by the word of its call.
+#: A candidate of an estimate (a call or an answer).
+_C = TypeVar("_C", Call, Answer)
 _SCHARFE: Final = {"aces": Card("AH"), "kings": Card("KH")}
 
 
@@ -366,6 +368,14 @@ def estimate_calls(
     return _estimate(obs, rng, {str(c): (c,) for c in candidates}, samples)
 
 
+def _best_of(candidates: Sequence[_C], means: Estimates, preferred: object = None) -> _C:
+    """The candidate with the best estimate (each keyed by its notation), on a tie
+    ``preferred`` if it is one of the best, else the one listed first."""
+    best = max(means.values())
+    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
+    return next((c for c in tied if c == preferred), tied[0])
+
+
 def _best_estimated(
     obs: DoppelkopfObservation,
     rng: random.Random,
@@ -380,9 +390,7 @@ def _best_estimated(
     means = estimate_calls(obs, rng, candidates, samples=samples)
     if not means.deals:
         return heuristic, means
-    best = max(means.values())
-    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
-    return (heuristic if heuristic in tied else tied[0]), means
+    return _best_of(candidates, means, heuristic), means
 
 
 def choose_armut_answer(
@@ -415,9 +423,7 @@ def choose_declaration(
     means = estimate_calls(obs, rng, candidates, samples=samples)
     if not means.deals:
         return heuristic, means
-    best = max(means.values())
-    tied = [c for c in candidates if means[str(c)] >= best - 1e-9]
-    choice: Call = heuristic if isinstance(heuristic, Call) and heuristic in tied else tied[0]
+    choice = _best_of(candidates, means, heuristic)
     if choice not in legal:  # a reservation's declaration: reserve first
         choice = Call("vorbehalt")
     return choice, means
@@ -497,8 +503,7 @@ def choose_answer(
     means = estimate_answers(obs, rng, candidates, samples=samples)
     if not means.deals:
         return candidates[0], means
-    best = max(means.values())
-    return next(a for a in candidates if means[str(a)] >= best - 1e-9), means
+    return _best_of(candidates, means), means
 
 
 def exchange_candidates(obs: DoppelkopfObservation) -> list[Call]:
