@@ -127,6 +127,14 @@ class SlapTable:
         self._actions: list[tuple[int, str]] = []
         #: The pile key after each version: ``_keys[v]`` is the card on top at version v.
         self._keys: list[int] = [engine.turned]
+        #: Each event as a view shows it, made once (the events never change).
+        self._events_json: list[dict[str, Any]] = []
+        #: (how many events, the recent ones as views show them): one list, read only,
+        #: for every seat's view until an event comes (a state patch passes it over).
+        self._recent: tuple[int, list[dict[str, Any]]] = (0, [])
+        #: What every view shows alike and never changes, made once (read only).
+        self._names_json = list(self.names)
+        self._options_json: dict[str, Any] = engine.options.to_dict()
 
     # -- the adapter API ----------------------------------------------------
 
@@ -296,11 +304,11 @@ class SlapTable:
         data.update(
             game=self.game,
             seat=seat,
-            names=list(self.names),
+            names=self._names_json,
             version=self.version,
             dealer=engine.dealer,
             legal=self.legal(seat) if seat is not None else [],
-            options=engine.options.to_dict(),
+            options=self._options_json,
             events=self._recent_events(),
         )
         if seat is None:
@@ -315,9 +323,18 @@ class SlapTable:
         return data
 
     def _recent_events(self) -> list[dict[str, Any]]:
+        """The last :data:`EVENTS_IN_VIEW` events as views show them: each made once,
+        the list once per new event (the engine's events only grow)."""
         events = self.engine.events
-        start = max(0, len(events) - EVENTS_IN_VIEW)
-        return [_event_json(events[i], i) for i in range(start, len(events))]
+        count, recent = self._recent
+        if count == len(events):
+            return recent
+        made = self._events_json
+        while len(made) < len(events):
+            made.append(_event_json(events[len(made)], len(made)))
+        recent = made[max(0, len(events) - EVENTS_IN_VIEW) :]
+        self._recent = (len(events), recent)
+        return recent
 
     def record(self, *, complete: bool, by: Sequence[str] | None = None) -> dict[str, Any]:
         record = self.engine.to_record()
