@@ -12,11 +12,15 @@ variants that the CLI has no level for: ``strong`` (the default bot),
 ``strong-old`` (the strong bot with the heuristic bot's declarations and
 announcements, ``bidding=False``), ``expert``, ``heuristic``, and
 ``strong-noannounce`` / ``strong-nodeclare`` (only one half of the bidding),
-``strong-early`` (the strong bot with the early search by playouts,
-``early_playouts=32``, off by default), ``strong-early-solve`` (the same early
-search, each card's deals played on by the heuristic bot only until the exact
-search takes over and valued there by it: ``early_leaf="solve"``), and
-``strong-early-solve-z1`` (the same with the looser gate ``early_z=1``). ``--log FILE``
+``strong-heuristic-early`` (the strong bot
+playing the heuristic bot's card until the exact search starts,
+``early_playouts=0``: the default before 2026-12-07), ``strong-early`` (the
+early search by playouts with the strict gate, ``early_leaf="playout"``,
+``early_z=2``), ``strong-early-solve`` (each card's deals played on by the
+heuristic bot only until the exact search takes over and valued there by it,
+``early_leaf="solve"``, with the strict gate ``early_z=2``), and
+``strong-early-solve-z1`` (the same with the looser gate ``early_z=1``: the
+default strong bot since 2026-12-07). ``--log FILE``
 writes the summary so far after every chunk of deals (partial figures of a
 long match).
 
@@ -44,6 +48,7 @@ from kartentisch.games.doppelkopf import Call, DoppelkopfDeal, DoppelkopfOptions
 _EXACT_TRICKS = 6
 _VARIANTS = (
     "strong-old",
+    "strong-heuristic-early",
     "strong-noannounce",
     "strong-nodeclare",
     "strong-early",
@@ -74,10 +79,12 @@ class _Half(StrongDoppelkopfBot):
 def _make(game: str, level: str, seed: int | random.Random | None = None) -> Bot:
     if game == "doppelkopf" and level == "strong-old":
         return StrongDoppelkopfBot(seed, bidding=False)
+    if game == "doppelkopf" and level == "strong-heuristic-early":
+        return StrongDoppelkopfBot(seed, early_playouts=0)
     if game == "doppelkopf" and level == "strong-early":
-        return StrongDoppelkopfBot(seed, early_playouts=32)
+        return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="playout", early_z=2.0)
     if game == "doppelkopf" and level == "strong-early-solve":
-        return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve")
+        return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve", early_z=2.0)
     if game == "doppelkopf" and level == "strong-early-solve-z1":
         return StrongDoppelkopfBot(seed, early_playouts=32, early_leaf="solve", early_z=1.0)
     if game == "doppelkopf" and level == "strong-noannounce":

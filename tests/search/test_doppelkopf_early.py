@@ -65,20 +65,26 @@ def test_the_early_search_overrules_a_clearly_worse_card() -> None:
     info = DoppelkopfInfoSet(obs)
     cards = [Card("10H"), Card("AD"), Card("JH")]
     for seed in (5, 6, 7):
-        bot = StrongDoppelkopfBot(seed, bidding=False, early_playouts=24)
+        bot = StrongDoppelkopfBot(
+            seed, bidding=False, early_playouts=24, early_leaf="playout", early_z=2.0
+        )
         values = bot.early_values(obs, cards, info)
         means = {card: sum(v) / len(v) for card, v in values.items()}
         assert bot.last_samples == 8  # 24 playouts over three cards
         # Giving Re the Fox (11 Augen and its extra point) is the worst of the three,
         # whether Kontra takes the trick with the Dulle or keeps it for later.
         assert means[Card("AD")] < min(means[Card("10H")], means[Card("JH")]) - 2.0
-    chosen = StrongDoppelkopfBot(5, bidding=False, early_playouts=120)
+    chosen = StrongDoppelkopfBot(
+        5, bidding=False, early_playouts=120, early_leaf="playout", early_z=2.0
+    )
     chosen.fallback = _FoxFirst(0)
     assert chosen.choose(obs) != Card("AD")
     assert chosen.searched == 1
     # The gate: a card replaces the heuristic's only when the paired gain over the
     # drawn deals stands out of their noise (here never).
-    gated = StrongDoppelkopfBot(5, bidding=False, early_playouts=120, early_z=1e9)
+    gated = StrongDoppelkopfBot(
+        5, bidding=False, early_playouts=120, early_z=1e9, early_leaf="playout"
+    )
     gated.fallback = _FoxFirst(0)
     assert gated.choose(obs) == Card("AD")
 
@@ -91,10 +97,19 @@ def test_the_early_search_depends_on_the_seed_and_the_observation_only() -> None
     assert obs_a.to_dict() == obs_b.to_dict()
     picks = []
     for obs in (obs_a, obs_b, obs_a):
-        bot = StrongDoppelkopfBot(11, bidding=False, early_playouts=32)
+        bot = StrongDoppelkopfBot(
+            11, bidding=False, early_playouts=32, early_leaf="playout", early_z=2.0
+        )
         info = DoppelkopfInfoSet(obs)
         values = bot.early_values(obs, [Card("10H"), Card("AD"), Card("JH")], info)
-        picks.append((StrongDoppelkopfBot(11, early_playouts=32).choose(obs), values))
+        picks.append(
+            (
+                StrongDoppelkopfBot(
+                    11, early_playouts=32, early_leaf="playout", early_z=2.0
+                ).choose(obs),
+                values,
+            )
+        )
     assert picks[0] == picks[1] == picks[2]
 
 
@@ -102,14 +117,18 @@ def test_the_early_search_keeps_to_its_playout_budget() -> None:
     obs = _first_trick(3).observation(3)
     info = DoppelkopfInfoSet(obs)
     cards = [Card("10H"), Card("AD"), Card("JH"), Card("JS")]
-    bot = StrongDoppelkopfBot(2, early_playouts=32)
+    bot = StrongDoppelkopfBot(2, early_playouts=32, early_leaf="playout", early_z=2.0)
     bot.early_values(obs, cards, info)
     assert (bot.last_samples, bot.last_nodes) == (8, 32)
-    few = StrongDoppelkopfBot(2, early_playouts=4, early_min_samples=3)
+    few = StrongDoppelkopfBot(
+        2, early_playouts=4, early_min_samples=3, early_leaf="playout", early_z=2.0
+    )
     few.early_values(obs, cards, info)
     assert (few.last_samples, few.last_nodes) == (3, 12)  # the minimum of deals
-    assert expert_doppelkopf_bot(2).early_playouts == 0  # (off by default)
-    more = StrongDoppelkopfBot(2, early_playouts=200, early_min_samples=8)
+    assert expert_doppelkopf_bot(2).early_playouts == 32  # (on by default, as strong)
+    more = StrongDoppelkopfBot(
+        2, early_playouts=200, early_min_samples=8, early_leaf="playout", early_z=2.0
+    )
     more.early_values(obs, cards, info)
     assert more.last_samples == 50
 
@@ -292,3 +311,33 @@ def test_the_solve_leaf_overrules_smearing_the_fox_to_re() -> None:
     chosen = StrongDoppelkopfBot(5, bidding=False, early_playouts=60, early_leaf="solve")
     chosen.fallback = _FoxFirst(0)
     assert chosen.choose(obs) != Card("AD")
+
+
+def test_the_hint_in_an_early_trick_is_the_card_the_bot_plays() -> None:
+    """The analysis' view of an early trick (the hint) is the bot's own early search:
+    the card it plays, the values behind it where it overrules the rule's card, and
+    ``early-kept`` where it found no card clearly better."""
+    from kartentisch.analysis.doppelkopf import bot_view
+
+    methods: set[str] = set()
+    for seed in range(16):
+        deal = DoppelkopfDeal.from_seed(seed, dealer=seed % 4)
+        players = [HeuristicDoppelkopfBot(seed * 4 + s) for s in range(4)]
+        while not deal.is_over and (deal.phase != "play" or not deal.tricks):
+            seat = deal.to_move
+            assert seat is not None
+            deal.apply(players[seat].choose(deal.observation(seat)), seat)
+        seat = deal.to_move
+        if deal.is_over or seat is None:
+            continue  # (thrown in)
+        obs = deal.observation(seat)
+        view = bot_view(obs, StrongDoppelkopfBot(seed, bidding=False))
+        played = StrongDoppelkopfBot(seed, bidding=False).choose(obs)
+        assert view.choice == played
+        methods.add(view.method)
+        if view.method == "early":
+            assert view.card == max(view.expected, key=view.expected.__getitem__)
+            assert view.card != StrongDoppelkopfBot(seed).fallback.choose(obs)
+        elif view.method == "early-kept":
+            assert not view.expected and view.samples > 0
+    assert {"early", "early-kept"} <= methods

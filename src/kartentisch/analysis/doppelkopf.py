@@ -120,9 +120,12 @@ class BotView:
     it would make one; ``announce`` then names it); ``card`` the card it
     would play (None outside the play); ``method``: ``forced`` (one card),
     ``pimc`` (samples solved to the end), ``pimc-estimate`` (samples searched
-    :data:`HORIZON` tricks deep, then a greedy playout) or ``heuristic`` (not
-    searched: the heuristic bot's rules); ``expected``: mean points per card
-    for the seat's party when searched. ``estimates``: the estimates behind a
+    :data:`HORIZON` tricks deep, then a greedy playout), ``early`` (the bot's
+    search of the early tricks chose a card other than the rule's),
+    ``early-kept`` (that search found no card clearly better than the rule's)
+    or ``heuristic`` (not searched: the heuristic bot's rules); ``expected``:
+    mean points per card for the seat's party when searched (``early``: the
+    seat's points minus the mean of the others'). ``estimates``: the estimates behind a
     declaration, an Armut answer or the announcement decided before the card
     (``sampled``; :class:`~kartentisch.bots.doppelkopf_bidding.Estimates`).
     """
@@ -141,9 +144,10 @@ def bot_view(
 ) -> BotView:
     """The strong bot's choice for ``obs`` and, for a card, its PIMC values.
 
-    Like :meth:`StrongDoppelkopfBot.choose`, the search runs only in the last
-    ``bot.exact_tricks`` tricks; ``early`` searches the earlier tricks too,
-    ``bot.horizon`` tricks deep (an estimate where the bot plays by rule).
+    Like :meth:`StrongDoppelkopfBot.choose`: the exact search in the last
+    ``bot.exact_tricks`` tricks, the bot's early search before them (where
+    ``bot.early_playouts`` is on). ``early`` searches the earlier tricks
+    ``bot.horizon`` tricks deep instead (the analysis of a deal's estimate).
     """
     if obs.phase != "play":
         # Declarations and the Armut: the strong bot's own choice, by its estimates.
@@ -176,6 +180,23 @@ def bot_view(
     if len(cards) == 1:
         return BotView(announce or cards[0], cards[0], "forced", {}, 0, announce, said)
     exact = len(obs.hand) <= bot.exact_tricks
+    if (
+        not exact
+        and not early
+        and bot.horizon <= 0
+        and bot.early_playouts > 0
+        and info.ready
+        and info.order is not None
+    ):
+        # The bot's own search of the early tricks, as it plays them: the card that
+        # scores best where it is clearly better than the rule's card.
+        card, means = bot.early_card(obs, rule_card, cards, info)
+        if not means:
+            return BotView(choice, rule_card, "heuristic", {}, 0, announce, said)
+        if card == rule_card:
+            return BotView(choice, rule_card, "early-kept", {}, bot.last_samples, announce, said)
+        assert isinstance(card, Card)
+        return BotView(announce or card, card, "early", means, bot.last_samples, announce, said)
     searchable = (
         info.ready
         and info.order is not None

@@ -40,32 +40,33 @@ to the last card.
 
 **When it searches.** Solving a whole deal exactly takes seconds to
 minutes, so the exact search starts once at most ``exact_tricks`` tricks
-remain (6 by default: a few milliseconds a sample). Before that the bot
-plays the heuristic bot's card by default. With ``early_playouts`` > 0 (off
-by default: measured no better, docs/bots.md) it plays the card whose
-heuristic playouts score best (:meth:`early_values`):
-for each of ``early_playouts // cards`` deals drawn by the same sampler
-(at least ``early_min_samples``), the deal is rebuilt in the engine, each
-legal card played and the rest played out by the heuristic bot in every
+remain (6 by default: a few milliseconds a sample). Before that, from the
+first card, the bot searches too (``early_playouts`` 32 by default; 0 plays
+the heuristic bot's card instead): it plays the card that scores best over
+drawn deals (:meth:`early_values`), where it is better than the heuristic
+bot's card by enough. For each of ``early_playouts // cards`` deals drawn by
+the same sampler (at least ``early_min_samples``), the deal is rebuilt in
+the engine and each legal card played; the heuristic bot plays on in every
 seat (the seat itself silent: its own words are decided when their turn
-comes), and the engine's score under the table's rules is counted as what
-the seat scores minus the mean of the other playing seats. Every card sees
-the same deals (common random numbers), and the best card replaces the
-heuristic bot's only when it is better in the paired comparison over those
-deals: its mean gain above ``early_margin`` plus ``early_z`` (2) standard
-errors of the gain (a card that merely looks better by the noise of a few
-deals is not played; without the gate the search was measured worse than
-the heuristic card in DDV). With
-``early_leaf="solve"`` a card's deal is played on by the heuristic bot only
-until a trick starts with ``exact_tricks`` cards in each hand, and valued
-there as the exact search values a sample (:meth:`leaf_value`: the same Augen
-threshold search and utility, best play on both sides), so that the value
-follows how the bot really goes on; ``early_node_budget`` bounds the nodes
-those searches take (beyond ``early_min_samples`` deals). With
-``horizon`` > 0 it instead searches the early tricks that many tricks deep,
-valuing the rest by a greedy playout — measured weaker than the heuristic
-card (docs/bots.md), so off by default. Ties go to the card the heuristic
-bot prefers. Samples are bounded by ``samples`` and
+comes) until a trick starts with ``exact_tricks`` cards in each hand
+(``early_leaf="solve"``, the default), and there the deal is valued as the
+exact search values a sample (:meth:`leaf_value`: the same Augen threshold
+search and utility, best play on both sides), so that the value follows how
+the bot really goes on; ``early_node_budget`` bounds the nodes those
+searches take (beyond ``early_min_samples`` deals). With
+``early_leaf="playout"`` the heuristic bot plays the deal out instead and
+the engine's score is counted. A card's value is what the seat scores minus
+the mean of the other playing seats. Every card sees the same deals (common
+random numbers), and the best card replaces the heuristic bot's only when it
+is better in the paired comparison over those deals: its mean gain above
+``early_margin`` plus ``early_z`` (1) standard errors of the gain (a card
+that merely looks better by the noise of a few deals is not played; without
+the gate the search was measured worse than the heuristic card in DDV; with
+``early_z`` 1 it gains over the heuristic card in both rule sets,
+docs/bots.md). With ``horizon`` > 0 it instead searches the early tricks
+that many tricks deep, valuing the rest by a greedy playout — measured
+weaker than the heuristic card (docs/bots.md), so off by default. Ties go to
+the card the heuristic bot prefers. Samples are bounded by ``samples`` and
 by a budget of searched nodes, never by the clock, so that a seeded bot plays
 the same however busy the machine is; at least ``min_samples`` are drawn.
 
@@ -263,11 +264,11 @@ class StrongDoppelkopfBot:
         bidding: bool = True,
         declare_samples: int = 16,
         announce_samples: int = 24,
-        early_playouts: int = 0,
+        early_playouts: int = 32,
         early_min_samples: int = 4,
         early_margin: float = 0.0,
-        early_z: float = 2.0,
-        early_leaf: str = "playout",
+        early_z: float = 1.0,
+        early_leaf: str = "solve",
         early_node_budget: int = 2_000_000,
     ) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -403,30 +404,38 @@ class StrongDoppelkopfBot:
         friend = (position.to_move in position.party) == (seat in position.party)
         return (max(values) if friend else min(values)), nodes
 
-    def _early_card(
+    def early_card(
         self,
         obs: DoppelkopfObservation,
         preferred: Action,
         cards: Sequence[Card],
         info: DoppelkopfInfoSet,
-    ) -> Action:
-        """The card of an early trick (before the exact search): by playouts."""
+    ) -> tuple[Action, dict[Card, float]]:
+        """The card of an early trick (before the exact search), by the early search,
+        and each card's mean value over the deals drawn (empty where nothing was
+        searched: an Armut's cards changed hands, no deal could be rebuilt).
+
+        The best card by its mean replaces ``preferred`` (the heuristic bot's)
+        only where it is better in the paired comparison (``early_margin``,
+        ``early_z``); else ``preferred`` is played.
+        """
         if obs.armut is not None or preferred not in cards:
-            return preferred  # (an Armut's cards changed hands: not rebuilt)
+            return preferred, {}  # (an Armut's cards changed hands: not rebuilt)
         try:
             values = self.early_values(obs, cards, info)
         except (AssertionError, ValueError):
             self.failures += 1
-            return preferred
+            return preferred, {}
         if not values or preferred not in values:
-            return preferred
-        best = max(cards, key=lambda c: statistics.fmean(values[c]))
+            return preferred, {}
+        means = {card: statistics.fmean(values[card]) for card in cards}
+        best = max(cards, key=means.__getitem__)
         gains = [b - p for b, p in zip(values[best], values[preferred], strict=True)]
         gain = statistics.fmean(gains)
         spread = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
         if gain > self.early_margin + self.early_z * spread + 1e-9:
-            return best
-        return preferred
+            return best, means
+        return preferred, means
 
     def bid(self, obs: DoppelkopfObservation, preferred: Action) -> Action | None:
         """A declaration, Armut answer or announcement estimated over sampled deals
@@ -493,7 +502,7 @@ class StrongDoppelkopfBot:
         if len(cards) == 1:
             return cards[0]
         if early:
-            return self._early_card(obs, preferred, cards, info)
+            return self.early_card(obs, preferred, cards, info)[0]
         if info.re is None and info.qc_rule != "normal":
             return preferred  # the parties are not known yet
         try:

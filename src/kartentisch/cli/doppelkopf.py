@@ -303,6 +303,8 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 other=card_text(other, self.lang),
                 other_value=f"{other_value:+.1f}",
             )
+        elif view.method == "early-kept":
+            reason = t(lang, "hint_early_kept")
         elif len(obs.hand) > bot.exact_tricks:
             reason = t(lang, "hint_early", n=bot.exact_tricks)
         else:

@@ -332,6 +332,8 @@ def _reason(game: str, bot: Any, observation: Any, choice: Any, lang: str) -> st
             expected = {c: -v for c, v in evaluate(observation).items()}
     elif game == "doppelkopf":
         view: BotView = choice
+        if view.method == "early-kept":
+            return translate(lang, "hint.reason_early_kept")
         expected = dict(view.expected)
         choice = view.choice
     ranked = sorted(expected.items(), key=lambda item: -item[1])
