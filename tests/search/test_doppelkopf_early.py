@@ -317,7 +317,7 @@ def test_the_hint_in_an_early_trick_is_the_card_the_bot_plays() -> None:
     """The analysis' view of an early trick (the hint) is the bot's own early search:
     the card it plays, the values behind it where it overrules the rule's card, and
     ``early-kept`` where it found no card clearly better."""
-    from kartentisch.analysis.doppelkopf import bot_view
+    from kartentisch.analysis.doppelkopf_turn import bot_view
 
     methods: set[str] = set()
     for seed in range(16):
@@ -341,3 +341,29 @@ def test_the_hint_in_an_early_trick_is_the_card_the_bot_plays() -> None:
         elif view.method == "early-kept":
             assert not view.expected and view.samples > 0
     assert {"early", "early-kept"} <= methods
+
+
+def test_the_search_kind_follows_the_tricks_left_and_the_settings() -> None:
+    """One gate says how a card is searched, for the bot's play and its hint alike:
+    the early search before the last ``exact_tricks`` tricks (none with
+    ``early_playouts=0``; the depth-limited search with ``horizon`` > 0), the exact
+    search in them."""
+    deal = _first_trick(1)
+    obs = deal.observation(3)
+    info = DoppelkopfInfoSet(obs)
+    assert StrongDoppelkopfBot(1).search_kind(obs, info) == "early"
+    assert StrongDoppelkopfBot(1, early_playouts=0).search_kind(obs, info) is None
+    assert StrongDoppelkopfBot(1, horizon=3).search_kind(obs, info) == "depth-limited"
+    assert StrongDoppelkopfBot(1, exact_tricks=10).search_kind(obs, info) == "exact"
+    # The cards compared: each legal card once.
+    cards = StrongDoppelkopfBot.search_cards(obs, info)
+    assert len(cards) == len(set(cards)) and set(cards) <= set(obs.legal_actions)
+    # Played on to the last six tricks of this normal game: the exact search.
+    bots = [HeuristicDoppelkopfBot(s) for s in range(4)]
+    while not deal.is_over and not (deal.to_move == 3 and len(deal.hand(3)) <= 6):
+        seat = deal.to_move
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observation(seat)), seat)
+    assert not deal.is_over
+    late = deal.observation(3)
+    assert StrongDoppelkopfBot(1).search_kind(late, DoppelkopfInfoSet(late)) == "exact"

@@ -80,7 +80,7 @@ import math
 import random
 import statistics
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from kartentisch.bots.doppelkopf import HeuristicDoppelkopfBot
 from kartentisch.bots.doppelkopf_bidding import (
@@ -106,6 +106,7 @@ from kartentisch.search.doppelkopf_endgame import Ending, known_facts, party_val
 from kartentisch.search.doppelkopf_solver import Position, reached
 
 __all__ = [
+    "SearchKind",
     "StrongDoppelkopfBot",
     "expert_doppelkopf_bot",
     "house_utility",
@@ -115,6 +116,8 @@ __all__ = [
 
 #: How the early search values a card in a drawn deal (:meth:`StrongDoppelkopfBot.early_values`).
 _EARLY_LEAVES: Final = ("playout", "solve")
+#: How the bot searches a card (:meth:`StrongDoppelkopfBot.search_kind`).
+SearchKind = Literal["exact", "early", "depth-limited"]
 _LEVEL: Final = {"re": 0, "kontra": 0, "no90": 1, "no60": 2, "no30": 3, "schwarz": 4}
 #: Augen the loser must stay below for each stage, and the limit a stage announces.
 _LIMITS: Final = (90, 60, 30)
@@ -404,6 +407,33 @@ class StrongDoppelkopfBot:
         friend = (position.to_move in position.party) == (seat in position.party)
         return (max(values) if friend else min(values)), nodes
 
+    def search_kind(self, obs: DoppelkopfObservation, info: DoppelkopfInfoSet) -> SearchKind | None:
+        """How the bot searches the card it plays at ``obs`` (its own turn in the
+        play): ``"exact"`` (the last ``exact_tricks`` tricks), ``"early"`` (the
+        early search before them, :meth:`early_card`), ``"depth-limited"``
+        (before them with ``horizon`` > 0) or None: it plays the heuristic bot's
+        card (the seat's information is not ready, no early search, or the
+        parties are not known yet for a search of their points)."""
+        if not info.ready or info.order is None:
+            return None
+        exact = len(obs.hand) <= self.exact_tricks
+        if not exact and self.horizon <= 0:
+            return "early" if self.early_playouts > 0 else None
+        if info.re is None and info.qc_rule != "normal":
+            return None  # the parties are not known yet
+        return "exact" if exact else "depth-limited"
+
+    @staticmethod
+    def search_cards(obs: DoppelkopfObservation, info: DoppelkopfInfoSet) -> list[Card]:
+        """The cards the search compares at ``obs``: the legal cards, each once,
+        those of the suit led where the trick has one (``info.order`` known)."""
+        cards = list(dict.fromkeys(a for a in obs.legal_actions if isinstance(a, Card)))
+        if info.order is not None and obs.trick.cards:
+            suit_of = info.order.suit_of
+            led = suit_of[obs.trick.cards[0]]
+            cards = [c for c in cards if suit_of[c] == led] or cards
+        return cards
+
     def early_card(
         self,
         obs: DoppelkopfObservation,
@@ -488,23 +518,15 @@ class StrongDoppelkopfBot:
                 return decided
         if obs.phase != "play" or obs.to_move != obs.seat or isinstance(preferred, Call):
             return preferred
-        early = len(obs.hand) > self.exact_tricks and self.horizon <= 0
-        if early and self.early_playouts <= 0:
-            return preferred  # too early for the exact search, and no early search
         info = DoppelkopfInfoSet(obs)
-        if not info.ready or info.order is None:
+        kind = self.search_kind(obs, info)
+        if kind is None:
             return preferred
-        suit_of = info.order.suit_of
-        cards = list(dict.fromkeys(a for a in obs.legal_actions if isinstance(a, Card)))
-        if obs.trick.cards:
-            led = suit_of[obs.trick.cards[0]]
-            cards = [c for c in cards if suit_of[c] == led] or cards
+        cards = self.search_cards(obs, info)
         if len(cards) == 1:
             return cards[0]
-        if early:
+        if kind == "early":
             return self.early_card(obs, preferred, cards, info)[0]
-        if info.re is None and info.qc_rule != "normal":
-            return preferred  # the parties are not known yet
         try:
             means = self.evaluate(obs, cards, info)
         except (AssertionError, ValueError):

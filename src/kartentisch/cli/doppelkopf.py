@@ -49,7 +49,7 @@ from kartentisch.games.doppelkopf.text import (
 from kartentisch.i18n import card_input, t
 
 if TYPE_CHECKING:
-    from kartentisch.analysis.doppelkopf import BotView
+    from kartentisch.analysis.doppelkopf_turn import BotView
 
 __all__ = ["add_play_arguments", "play", "play_options"]
 
@@ -258,7 +258,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         """The strong bot's advice for the human's turn: (action, reason), an
         announcement first where it would make one; at the declaration question the
         answer for every round of the deal."""
-        from kartentisch.analysis.doppelkopf import answer_and_next, bot_view
+        from kartentisch.analysis.doppelkopf_turn import answer_and_next, bot_view
         from kartentisch.bots.doppelkopf_strong import StrongDoppelkopfBot
 
         obs = deal.observation(self.human)
@@ -315,7 +315,7 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
     def _estimate_reason(self, view: BotView, said: Action) -> str | None:
         """The estimated points of a declaration or an announcement and of the next best
         choice (None where it was not estimated)."""
-        from kartentisch.analysis.doppelkopf import estimate_and_next
+        from kartentisch.analysis.doppelkopf_turn import estimate_and_next
 
         found = estimate_and_next(view.estimates, said)
         if found is None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from kartentisch.analysis import ANALYSERS, analyze
-from kartentisch.analysis.doppelkopf import (
+from kartentisch.analysis.doppelkopf_turn import (
     BotView,
     answer_and_next,
     bot_view,
