@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -49,6 +50,16 @@ from web_load import (
     stop_server,
     wait_until_serving,
 )
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of ``pid`` and its descendants still running (granian
+    serves from a worker process of its own)."""
+    total = cpu_seconds(pid)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text(encoding="ascii").split()
+        total += sum(tree_cpu_seconds(int(child)) for child in children)
+    return total
 
 
 def receivers(members: list[Any], actor: Any, fanout: int) -> list[Any]:
@@ -123,17 +134,12 @@ def serve_websockets(port: int, deflate: bool) -> None:
     uvloop.run(main())
 
 
-def serve(port: int, deflate: bool) -> None:
-    """The floor server: ``/healthz`` and ``/ws/{group}`` (groups of four)."""
-    import uvicorn
+def make_app() -> Any:
+    """The floor's ASGI app (Starlette): ``/healthz`` and ``/ws/{group}``."""
     from starlette.applications import Starlette
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
-
-    from kartentisch.web.guard import DEFLATE_LEVEL
 
     groups: dict[str, list[WebSocket]] = {}
 
@@ -157,6 +163,39 @@ def serve(port: int, deflate: bool) -> None:
         finally:
             members.remove(ws)
 
+    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws/{group}", table)])
+
+
+def serve_granian(port: int) -> None:
+    """The same ASGI app under granian (a server written in Rust; its WebSockets have
+    no permessage-deflate), one worker: what a compiled server layer would save."""
+    try:
+        from granian import Granian
+        from granian.constants import Interfaces, Loops
+    except ImportError:
+        raise SystemExit("--stack granian needs granian: pip install -e '.[bench]'") from None
+
+    Granian(
+        "ws_floor:make_app",
+        address="127.0.0.1",
+        port=port,
+        interface=Interfaces.ASGI,
+        workers=1,
+        loop=Loops.uvloop,
+        websockets=True,
+        factory=True,
+        log_enabled=False,
+    ).serve()
+
+
+def serve(port: int, deflate: bool) -> None:
+    """The floor server under uvicorn, configured as ``serve`` configures it."""
+    import uvicorn
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+    from kartentisch.web.guard import DEFLATE_LEVEL
+
     class Protocol(WebSocketsSansIOProtocol):
         """uvicorn's protocol as ``serve`` uses it: deflate at the server's level."""
 
@@ -167,9 +206,8 @@ def serve(port: int, deflate: bool) -> None:
                     settings = dict(factory.compress_settings or {})
                     factory.compress_settings = {**settings, "level": DEFLATE_LEVEL}
 
-    app = Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws/{group}", table)])
     uvicorn.run(
-        app,
+        make_app(),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -245,7 +283,7 @@ async def drive(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]
     while stats["connected"] < args.groups:
         await asyncio.sleep(0.1)
     await asyncio.sleep(args.settle)
-    cpu0, actions0, rtt0 = cpu_seconds(pid), stats["actions"], len(stats["rtts"])
+    cpu0, actions0, rtt0 = tree_cpu_seconds(pid), stats["actions"], len(stats["rtts"])
     t0 = time.monotonic()
     if args.actions:  # until that many actions are counted (an event, not a time)
         stats["until"] = actions0 + args.actions
@@ -253,7 +291,7 @@ async def drive(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]
             await enough.wait()
     else:
         await asyncio.sleep(args.seconds)
-    cpu1, actions1 = cpu_seconds(pid), stats["actions"]
+    cpu1, actions1 = tree_cpu_seconds(pid), stats["actions"]
     elapsed = time.monotonic() - t0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -262,7 +300,7 @@ async def drive(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]
     return {
         "groups": args.groups,
         "size": args.size,
-        "deflate": args.deflate,
+        "deflate": args.deflate and args.stack != "granian",
         "fanout": args.fanout,
         "stack": args.stack,
         "seconds": round(elapsed, 1),
@@ -289,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--stack",
-        choices=("uvicorn", "websockets"),
+        choices=("uvicorn", "websockets", "granian"),
         default="uvicorn",
         help="uvicorn + Starlette as serve runs them (default), or the websockets server alone",
     )
@@ -301,7 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve-port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_port is not None:
-        (serve if args.stack == "uvicorn" else serve_websockets)(args.serve_port, args.deflate)
+        if args.stack == "granian":
+            serve_granian(args.serve_port)
+        else:
+            (serve if args.stack == "uvicorn" else serve_websockets)(args.serve_port, args.deflate)
         return 0
     raise_open_files(4 * args.groups)
     port = free_port()
@@ -310,8 +351,14 @@ def main(argv: list[str] | None = None) -> int:
         command.append("--no-deflate")
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
+        # (granian's worker imports the app by name: this folder on its path)
+        here = str(Path(__file__).resolve().parent)
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])),
+        }
         with log.open("wb") as out:
-            proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         server = wait_until_serving(proc, port, log)
         try:
             factory = client_event_loop()
