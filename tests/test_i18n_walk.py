@@ -89,6 +89,30 @@ def test_the_allow_list_is_not_a_blanket() -> None:
     assert legitimately_shared("x", "{who}: {what}")
 
 
+#: Doppelkopf's German terms, which the Russian texts name in Russian (Свадьба, бедность,
+#: открытое соло …); only the words a player types (the notation) keep them.
+GERMAN_TERMS = (
+    "Hochzeit", "Armut", "Pflichtsolo", "Vorführung", "Rot geht rum", "Augen", "Schweinchen",
+    "Kontra", "Dulle", "Fuchs", "Karlchen", "Scharfe", "Vorbehalt", "Gesund", "Schmeißen",
+    "Kulanz", "Bock", "Solo", "ouvert", "Re ",
+)  # fmt: skip
+#: Russian texts that list what a player types (notation words, German or English).
+TYPED_WORDS_KEYS = ("term.dk.help",)
+
+
+def test_russian_names_the_game_in_russian() -> None:
+    """One language at a time: no German term of the game in a Russian text (a Russian
+    page once said "Свадьба (Hochzeit)")."""
+    bad = {
+        key: term
+        for key, text in own_catalog("ru").items()
+        if not key.startswith(NOTATION_PREFIXES) and key not in TYPED_WORDS_KEYS
+        for term in GERMAN_TERMS
+        if term in text
+    }
+    assert not bad, f"Russian texts with a German term: {bad}"
+
+
 def test_german_says_du() -> None:
     formal = re.compile(r"\b(Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer)\b")
     bad = {k: v for k, v in own_catalog("de").items() if formal.search(v)}

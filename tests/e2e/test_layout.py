@@ -235,3 +235,47 @@ def test_the_other_screens_fit_sideways(
             )
         page.context.close()
     assert not problems, "\n".join(problems)
+
+
+#: Speech bubbles at every seat at once, measured (see the script's comment).
+_BUBBLES = (Path(__file__).parent / "measure_bubbles.js").read_text(encoding="utf-8")
+BUBBLES = _BUBBLES[_BUBBLES.index("async (calls) =>") :]
+#: What seats say: every declaration and announcement, and long solo names.
+CALLS = [
+    "pass", "vorbehalt", "armut", "redeal", "accept", "refuse", "take_back", "hochzeit",
+    "scharfe aces kings", "solo fleischlos ouvert", "solo koehler ouvert", "solo clubs ouvert",
+    "solo queens", "re", "kontra", "no90", "schwarz",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["doppelkopf-4", "doppelkopf-5"])
+def test_speech_bubbles_leave_the_names_readable(
+    server: ServerProcess, context_for: Any, game: str
+) -> None:
+    """A bubble at every seat at once, with the longest texts of each language, at a
+    phone's and a desktop's size: each lies inside the window and over no seat's name
+    (a long one once hid two seats' names on a phone). Screenshots are kept."""
+    body, wanted = GAMES[game]
+    problems: list[str] = []
+    for lang in LANGS:
+        page = context_for(lang, *SIZES[0])
+        created = server.post("/api/tables", {"name": "Ann", **body})
+        page.goto(
+            f"{server.url}/t/{created['id']}?lang={lang}"
+            f"#seat={created['seat']}&token={created['token']}"
+        )
+        asked(page, wanted)
+        for width, height in (SIZES[0], SIZES[2]):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(
+                "(size) => document.getElementById('app').dataset.layout === size",
+                arg=f"{width}x{height}",
+            )
+            page.evaluate("() => window.scrollTo(0, 0)")
+            result = page.evaluate(BUBBLES, CALLS)
+            assert len(set(result["texts"])) == len(result["texts"]) >= 4, result
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"bubbles-{game}-{lang}-{width}x{height}.png"))
+            problems += [f"{game}-{lang} at {width}x{height}: {p}" for p in result["problems"]]
+        page.context.close()
+    assert not problems, "\n".join(problems)

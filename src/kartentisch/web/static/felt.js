@@ -197,9 +197,24 @@ export function bubbles(view, said, memory, now = Date.now()) {
   }, b.text));
 }
 
-/** Puts each bubble on its seat's box on ``felt`` (the boxes carry ``data-seat``). */
+/**
+ * Puts each bubble on its seat's box on ``felt`` (the boxes carry ``data-seat``), right
+ * after the seat's name: the bubble takes the place the next line would have (CSS leaves
+ * its ``top`` to that), so it lies over the lower part of the box and below it, never
+ * over the name and its badges, however many lines the name or the bubble takes. At a
+ * seat by the felt's left or right edge it grows inwards, so that it stays on the screen.
+ */
 export function placeBubbles(felt, nodes) {
-  for (const node of nodes) felt.querySelector(`.seat[data-seat="${node.dataset.seat}"]`)?.append(node);
+  for (const node of nodes) {
+    const seat = felt.querySelector(`.seat[data-seat="${node.dataset.seat}"]`);
+    const name = seat?.querySelector(":scope > .seat-name");
+    // A seat at the felt's left or right edge: its bubble grows inwards, onto the felt.
+    const x = parseFloat(seat?.style.left ?? "");
+    if (x < 25) node.classList.add("inwards-right");
+    else if (x > 75) node.classList.add("inwards-left");
+    if (name) name.after(node);
+    else seat?.append(node);
+  }
   return felt;
 }
 
