@@ -214,7 +214,7 @@ def test_text_report(anna: list[DoppelkopfDecision]) -> None:
     assert (
         "deal 1, trick 9: Anna played K♦: with all hands known 10♥ was better by 18 Augen "
         "(30 points) [exact]; on what was known 10♥ was better by 40.00 expected points "
-        "[PIMC, 4 samples]" in text
+        "[over 4 sampled deals, each solved exactly]" in text
     )
     assert "deal 1, trick 10: Anna played 10♥ (forced)" in text
     assert any("[estimate: 3 tricks searched, then a greedy playout]" in line for line in text)
@@ -234,7 +234,7 @@ def test_text_report_in_german_and_russian(anna: list[DoppelkopfDecision]) -> No
     assert (
         "Spiel 1, Stich 9: Anna spielt K♦: bei offenen Karten war 10♥ um 18 Augen besser "
         "(30 Punkte) [exakt]; nach dem, was bekannt war, war 10♥ um 40.00 Punkte im "
-        "Erwartungswert besser [PIMC, 4 Stichproben]" in german
+        "Erwartungswert besser [über 4 gezogene Blätter, jedes exakt gelöst]" in german
     )
     assert "Spiel 1, Stich 10: Anna spielt 10♥ (erzwungen)" in german
     assert (
