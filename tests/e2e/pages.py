@@ -75,6 +75,26 @@ def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
     return messages
 
 
+def texts_of_another_language(
+    page: Page, wanted: dict[str, str], other: dict[str, str]
+) -> list[str]:
+    """The texts of the ``other`` language's catalog (whole, without fields, not also
+    texts of ``wanted``) that the page shows: its words, placeholders and labels."""
+    shown: str = page.evaluate(
+        """() => [document.body.innerText,
+          ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
+          ...[...document.querySelectorAll('[aria-label]')].map((e) => e.ariaLabel),
+        ].join('\\n')"""
+    )
+    lines = set(shown.splitlines())
+    own = set(wanted.values())
+    return sorted(
+        text
+        for text in other.values()
+        if "{" not in text and len(text) >= 4 and text not in own and text in lines
+    )
+
+
 def fill(template: str, **params: Any) -> str:
     """The page's ``t()``: ``{name}`` fields filled from ``params``."""
     return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)

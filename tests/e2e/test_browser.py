@@ -17,7 +17,7 @@ import httpx
 from kartentisch.explain import render_lines
 
 from .conftest import PageErrors, ServerProcess, shot
-from .pages import catalog, fill, hand, play_one, public_view
+from .pages import catalog, fill, hand, play_one, public_view, texts_of_another_language
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -165,6 +165,9 @@ def test_a_reload_resumes_the_seat(server: ServerProcess, page: Page) -> None:
         arg=ru["ui.your_turn"],
     )
     shot(page, "table-ru")
+    # Every panel follows the switch, the chat kept across draws included.
+    assert texts_of_another_language(page, ru, catalog(server, "en")) == []
+    assert page.locator(".chat-form button[type=submit]").inner_text() == ru["chat.send"]
     play_one(page)
     page.wait_for_selector(".hand-card.playable")
     assert len(hand(page)) == 6

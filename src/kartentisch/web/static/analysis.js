@@ -104,13 +104,14 @@ function chart(result) {
 export function tableAnalysis(ctx, message, number) {
   const memory = ctx.memory;
   memory.analysisPanels ??= new Map();
-  if (!memory.analysisPanels.has(number)) {
+  const key = `${lang}:${number}`; // (a new panel in a new language)
+  if (!memory.analysisPanels.has(key)) {
     const { table } = message;
     const names = table.seats.map((s, i) => s.name || `#${i + 1}`);
     const seat = table.you ?? 0;
-    memory.analysisPanels.set(number, h("details.deal-analysis", {},
+    memory.analysisPanels.set(key, h("details.deal-analysis", {},
       h("summary", {}, t("analysis.title")),
       analysisPanel({ table: ctx.tableId }, number, names, { seat })));
   }
-  return memory.analysisPanels.get(number);
+  return memory.analysisPanels.get(key);
 }

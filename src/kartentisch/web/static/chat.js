@@ -38,6 +38,18 @@ export function takeChat(memory, message) {
   if (chat.el && !chat.el.open && message.type === "chat") chat.unread += 1;
 }
 
+/** The panel's own words (the language may change while the panel is kept). */
+function relabel(chat) {
+  const input = chat.form.querySelector(".chat-input");
+  input.placeholder = t("chat.placeholder");
+  input.setAttribute("aria-label", t("chat.placeholder"));
+  chat.form.querySelector("button[type=submit]").textContent = t("chat.send");
+  const quick = chat.el.querySelector(".chat-quick");
+  quick.setAttribute("aria-label", t("chat.quick"));
+  for (const button of quick.querySelectorAll("button[data-phrase]")) button.textContent = t(`chat.phrase.${button.dataset.phrase}`);
+  chat.drawnLang = lang;
+}
+
 /** The chat panel, kept across draws (its input keeps what is being typed). */
 export function drawChat(root, memory, table, send) {
   const chat = chatStore(memory);
@@ -68,6 +80,7 @@ export function drawChat(root, memory, table, send) {
     });
     chat.form = form;
   }
+  if (chat.drawnLang !== lang) relabel(chat);
   const canWrite = !(spectator && table.spectator_chat === "off");
   chat.form.hidden = !canWrite;
   chat.el.querySelector(".chat-quick").hidden = !canWrite;
