@@ -12,7 +12,8 @@ from rich.console import Console
 from kartentisch.bots import make_bot
 from kartentisch.cli import doppelkopf as dk_cli
 from kartentisch.cli import slobberhannes as sh_cli
-from kartentisch.games.doppelkopf import DoppelkopfMatch, DoppelkopfOptions
+from kartentisch.games.doppelkopf import Call, DoppelkopfMatch, DoppelkopfOptions
+from kartentisch.games.doppelkopf.text import typed_call
 from kartentisch.games.slobberhannes import SlobberhannesMatch
 from kartentisch.i18n import card_text, translate
 
@@ -32,12 +33,17 @@ def _prompt_is(prompt: str, lang: str, key: str) -> bool:
     return bool(head) and prompt.strip().startswith(head[:12])
 
 
-def doppelkopf_session(tmp_path: Path, lang: str, rules: str, deals: int) -> str:
+def doppelkopf_session(
+    tmp_path: Path, lang: str, rules: str, deals: int, *, own_words: bool = False
+) -> str:
+    """A session of ``deals`` deals with the person at seat 0; with ``own_words`` every
+    declaration and announcement is typed in the language's words (``пас``, ``ре``)."""
     options = DoppelkopfOptions.from_dict({"preset": rules, "players": 4})
     match = DoppelkopfMatch(options, seats=NAMES[:4], seed=12, start=False)
     bots = {s: make_bot("doppelkopf", "heuristic", s) for s in range(1, 4)}
     played = 0
     tried_wrong = False
+    said: list[Call] = []
 
     def read(prompt: str) -> str:
         nonlocal played, tried_wrong
@@ -56,8 +62,15 @@ def doppelkopf_session(tmp_path: Path, lang: str, rules: str, deals: int) -> str
             hand = set(match.deal.observation(0).hand)
             other = next(c for c in match.options.deck() if c not in hand)
             return str(other)
+        calls = [a for a in legal if isinstance(a, Call) and a.word in ("re", "kontra")]
+        if own_words and calls and not said:
+            said.append(calls[0])  # Re or Kontra once, typed in the language's word
+            return typed_call(calls[0], lang)
         # a card as the language writes it (D♣ in German, Д♣ in Russian): the terminal reads it
-        return card_text(lang, cards[0]) if cards else str(legal[0])
+        if cards:
+            return card_text(lang, cards[0])
+        first = legal[0]
+        return typed_call(first, lang) if own_words and isinstance(first, Call) else str(first)
 
     out = io.StringIO()
     console = Console(file=out, width=140, force_terminal=False)
@@ -117,6 +130,20 @@ def test_the_german_terminal_lists_the_words_to_type(tmp_path: Path) -> None:
     assert possible, text
     assert not any(re.search(r"\b(solo trump|pass|queens|no90)\b", line) for line in possible)
     assert any(re.search(r"\b(keine90|kontra|re)\b", line) for line in possible)
+
+
+def test_the_russian_terminal_takes_and_offers_russian_words(tmp_path: Path) -> None:
+    """Declarations and announcements typed in Russian (пас, ре …) are played, and the
+    list of what may be typed names them in Russian, not in the notation."""
+    text = doppelkopf_session(tmp_path, "ru", "house", deals=2, own_words=True)
+    assert "не понимаю" not in text, text
+    said = translate("ru", "dk.text.announces").split("{who}")[1].split("{what}")[0]
+    assert re.search(rf"Ich{re.escape(said)}(Ре|Контра)$", text, re.MULTILINE), text
+    legal = translate("ru", "term.dk.legal")
+    possible = [line for line in text.splitlines() if line.startswith(legal)]
+    assert possible, text
+    assert not any(re.search(r"\b(solo|pass|queens|no90|re|kontra)\b", line) for line in possible)
+    assert any(re.search(r"(?<!\w)(без90|контра|ре)(?!\w)", line) for line in possible)
 
 
 def test_a_slobberhannes_session_speaks_one_language(tmp_path: Path) -> None:

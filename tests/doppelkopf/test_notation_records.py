@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -15,7 +16,10 @@ from kartentisch.games.doppelkopf import (
     DoppelkopfOptions,
     parse_action,
 )
+from kartentisch.games.doppelkopf.actions import HOCHZEIT_RULES
+from kartentisch.games.doppelkopf.options import ALL_SOLI
 from kartentisch.games.doppelkopf.record import replay, split_seat, summarize
+from kartentisch.games.doppelkopf.text import typed_call
 from kartentisch.records import ReplayError, load_record
 
 from .scripted import act, pass_all, play_cards, script
@@ -56,6 +60,28 @@ from .test_normal import BASE
         ("u3", "no30"),
         ("Schwarz", "schwarz"),
         ("zurücknehmen", "take_back"),
+        # Russian
+        ("пас", "pass"),
+        ("Оговорка", "vorbehalt"),
+        ("острые тузы", "scharfe aces"),
+        ("соло козырное", "solo trump"),
+        ("соло дамы открытое", "solo queens ouvert"),
+        ("соло без козырей", "solo no_trump"),
+        ("соло без мяса", "solo fleischlos"),
+        ("соло кёлер", "solo koehler"),
+        ("свадьба некозырная", "hochzeit first_nontrump"),
+        ("бедность", "armut"),
+        ("принять", "accept"),
+        ("отказ", "refuse"),
+        ("отдать ad 10d kd", "give 10D KD AD"),
+        ("вернуть kc 10c ks", "return 10C KC KS"),
+        ("пересдача", "redeal"),
+        ("Ре", "re"),
+        ("контра", "kontra"),
+        ("без 90", "no90"),
+        ("без60", "no60"),
+        ("шварц", "schwarz"),
+        ("взять назад", "take_back"),
     ],
 )
 def test_notation_round_trip(text: str, canonical: str) -> None:
@@ -162,3 +188,28 @@ def test_ddv_record() -> None:
     assert again.points() == deal.points() and sum(again.points()) == 0
     text = "\n".join(get_game("doppelkopf").render(again, "de"))
     assert "Spiel 1" in text and "Augen" in text
+
+
+def every_call() -> list[Call]:
+    """Every declaration and announcement the notation has (the Armut's cards aside)."""
+    words = ["pass", "vorbehalt", "armut", "redeal", "accept", "refuse", "take_back", "hochzeit"]
+    words += ["re", "kontra", "no90", "no60", "no30", "schwarz", "scharfe aces", "scharfe kings"]
+    words += [f"hochzeit {rule}" for rule in HOCHZEIT_RULES]
+    words += [f"solo {kind}{o}" for kind in ALL_SOLI for o in ("", " ouvert")]
+    words += ["give 10D AD QH", "return 10D AD QH"]
+    calls = [parse_action(w) for w in words]
+    assert all(isinstance(c, Call) for c in calls)
+    return [c for c in calls if isinstance(c, Call)]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_the_words_offered_to_type_read_back_as_the_call(lang: str) -> None:
+    """What the terminal offers to type (``typed_call``) is read back as the same call
+    (else the notation would be offered); in Russian it is Russian words, the cards
+    aside."""
+    for call in every_call():
+        typed = typed_call(call, lang)
+        assert parse_action(typed) == call, (lang, call, typed)
+        if lang == "ru":
+            words = [w for w in typed.split() if not re.fullmatch(r"(10|[AKQJ9])[CSHD]", w)]
+            assert all(re.fullmatch(r"[а-яё]+(90|60|30)?", w) for w in words), (call, typed)

@@ -53,6 +53,12 @@ if TYPE_CHECKING:
 
 __all__ = ["add_play_arguments", "play", "play_options"]
 
+#: The keys of the declaration question, in each language's letters: gesund (пас), a
+#: Vorbehalt (оговорка), and back from the list (zurück, назад).
+_GESUND_KEYS = frozenset({"g", "healthy", "п"})
+_VORBEHALT_KEYS = frozenset({"v", "vorbehalt", "reservation", "о"})
+_BACK = frozenset({"b", "z", "back", "zurück", "zurueck", "н", "назад"})
+
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -162,13 +168,13 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
             if self._command(low):
                 continue
             answer: Answer | None
-            if naming and low in ("b", "z", "back", "zurück", "zurueck") and question.vorbehalt:
+            if naming and low in _BACK and question.vorbehalt:
                 naming = False
                 continue
-            if not naming and low in ("v", "vorbehalt", "reservation"):
+            if not naming and low in _VORBEHALT_KEYS:
                 naming = True
                 continue
-            if not naming and low in ("g", "healthy"):
+            if not naming and low in _GESUND_KEYS:
                 answer = Answer()
             elif naming and low.replace(" ", "").replace("+", "").isdigit():
                 answer = self._numbered(question, low)
@@ -423,10 +429,9 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 if event.soloist is not None:
                     line += ", " + dk(lang, "soloist", who=names[event.soloist])
                 self.say(f"[bold]{line}[/] — {dk(lang, 'leads', who=names[event.leader])}")
-                if event.scharfe_aces:
-                    self.say(dk(lang, "scharfe_aces"))
-                if event.scharfe_kings:
-                    self.say(dk(lang, "scharfe_kings"))
+                for scharfe, held in (("aces", event.scharfe_aces), ("kings", event.scharfe_kings)):
+                    if held:
+                        self.say(dk(lang, "in_this_game", what=dk(lang, f"scharfe_{scharfe}")))
             elif isinstance(event, Announced):
                 what = dk(lang, f"word_{event.word}")
                 self.say(

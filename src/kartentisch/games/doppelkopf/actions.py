@@ -158,6 +158,32 @@ _WORD_ALIASES: Final[dict[str, str]] = {
     "black": "schwarz",
     "keine_0": "schwarz",
     "no0": "schwarz",
+    # Russian (the terminal's words in Russian; docs/notation.md)
+    "пас": "pass",
+    "здоров": "pass",
+    "оговорка": "vorbehalt",
+    "острые": "scharfe",
+    "соло": "solo",
+    "свадьба": "hochzeit",
+    "бедность": "armut",
+    "принять": "accept",
+    "принимаю": "accept",
+    "отказ": "refuse",
+    "отказаться": "refuse",
+    "отдать": "give",
+    "вернуть": "return",
+    "пересдача": "redeal",
+    "взять_назад": "take_back",
+    "отменить": "take_back",
+    "ре": "re",
+    "контра": "kontra",
+    "без_90": "no90",
+    "без90": "no90",
+    "без_60": "no60",
+    "без60": "no60",
+    "без_30": "no30",
+    "без30": "no30",
+    "шварц": "schwarz",
 }
 _SOLO_ALIASES: Final[dict[str, str]] = {
     **{k: k for k in ALL_SOLI},
@@ -199,6 +225,30 @@ _SOLO_ALIASES: Final[dict[str, str]] = {
     "köhler": "koehler",
     "fleischloser": "fleischlos",
     "meatless": "fleischlos",
+    "козырное": "trump",
+    "козыри": "trump",
+    "дамы": "queens",
+    "дам": "queens",
+    "валеты": "jacks",
+    "валетов": "jacks",
+    "трефы": "clubs",
+    "треф": "clubs",
+    "пики": "spades",
+    "пик": "spades",
+    "червы": "hearts",
+    "червей": "hearts",
+    "бубны": "diamonds",
+    "бубен": "diamonds",
+    "без_козырей": "no_trump",
+    "нулевое": "null",
+    "короли": "kings",
+    "королей": "kings",
+    "дамы_валеты": "queens_jacks",
+    "короли_дамы": "kings_queens",
+    "короли_валеты": "kings_jacks",
+    "кёлер": "koehler",
+    "келер": "koehler",
+    "без_мяса": "fleischlos",
 }
 _HOCHZEIT_ALIASES: Final[dict[str, str]] = {
     **{k: k for k in HOCHZEIT_RULES},
@@ -210,6 +260,10 @@ _HOCHZEIT_ALIASES: Final[dict[str, str]] = {
     "trumpf": "first_trump",
     "nontrump": "first_nontrump",
     "fehl": "first_nontrump",
+    "первая": "first_trick",
+    "чужая": "first_trick",
+    "козырная": "first_trump",
+    "некозырная": "first_nontrump",
 }
 _SCHARFE_ALIASES: Final[dict[str, str]] = {
     "aces": "aces",
@@ -219,6 +273,8 @@ _SCHARFE_ALIASES: Final[dict[str, str]] = {
     "könige": "kings",
     "koenige": "kings",
     "king": "kings",
+    "тузы": "aces",
+    "короли": "kings",
 }
 _SPLIT: Final = re.compile(r"[\s,]+")
 _CACHE: dict[str, Action] = {}
@@ -274,7 +330,7 @@ def _call(word: str, rest: list[str], text: str) -> Call:
             raise NotationError(
                 f"{text!r}: name the solo, e.g. 'solo queens' or 'solo trump ouvert'"
             )
-        ouvert = _key(rest[-1]) in ("ouvert", "offen", "open")
+        ouvert = _key(rest[-1]) in ("ouvert", "offen", "open", "открытое", "открыто")
         body = rest[:-1] if ouvert else rest
         kind = _SOLO_ALIASES.get("_".join(_key(t) for t in body))
         if kind is None:

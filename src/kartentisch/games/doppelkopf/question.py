@@ -77,8 +77,8 @@ VORBEHALT: Final = Call("vorbehalt")
 REDEAL: Final = Call("redeal")
 #: The calls a reservation may be (besides a Scharfe, which may go with one of them).
 RESERVATION_WORDS: Final = frozenset({"solo", "hochzeit", "armut", "redeal"})
-_GESUND: Final = frozenset({"gesund", "healthy"})
-_VORBEHALT: Final = frozenset({"vorbehalt", "reservation"})
+_GESUND: Final = frozenset({"gesund", "healthy", "пас", "здоров"})
+_VORBEHALT: Final = frozenset({"vorbehalt", "reservation", "оговорка"})
 
 
 def _rounds(options: DoppelkopfOptions) -> tuple[str, ...]:

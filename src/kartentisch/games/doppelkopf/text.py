@@ -92,14 +92,16 @@ def answer_text(answer: Answer, lang: str) -> str:
 
 
 def typed_call(call: Call, lang: str) -> str:
-    """A declaration or announcement as the player types it in ``lang`` (German has its
-    own words: ``solo damen``, ``gesund``, ``keine90``; other languages the notation).
+    """A declaration or announcement as the player types it in ``lang`` (German and
+    Russian have their own words: ``solo damen``, ``gesund``, ``keine90``; ``соло дамы``,
+    ``пас``, ``без90``; English the notation). A word the notation does not read back
+    as the same action is written in the notation.
 
     >>> from kartentisch.games.doppelkopf.actions import parse_action
     >>> [typed_call(parse_action(a), "de") for a in ("pass", "solo queens ouvert", "no90")]
     ['gesund', 'solo damen ouvert', 'keine90']
-    >>> typed_call(parse_action("solo queens"), "ru")
-    'solo queens'
+    >>> typed_call(parse_action("solo queens"), "ru"), typed_call(parse_action("no90"), "en")
+    ('соло дамы', 'no90')
     """
     from kartentisch.games.doppelkopf.actions import parse_action
 
