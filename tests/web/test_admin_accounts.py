@@ -65,7 +65,7 @@ def test_a_database_before_accounts_is_told_apart(
 ) -> None:
     from sqlalchemy import create_engine
 
-    from kartentisch.storage.store import migrate
+    from kartentisch.storage.database import migrate
 
     engine = create_engine(sqlite_url(tmp_path))
     migrate(engine, "0003_waiting")

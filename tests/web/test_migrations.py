@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, inspect, text
 from kartentisch.accounts import account_name
 from kartentisch.storage import TableStore, sqlite_url
 from kartentisch.storage.accounts import AccountStore
-from kartentisch.storage.store import downgrade, migrate
+from kartentisch.storage.database import downgrade, migrate
 from kartentisch.storage.turns import MailSettings, TurnStore
 
 from .test_storage import postgres_schema

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from starlette.testclient import TestClient
 
 from kartentisch.storage import TableStore, sqlite_url
-from kartentisch.storage import store as store_module
+from kartentisch.storage import database as database_module
 
 from .helpers import AppFactory, new_table, next_state, until_my_turn
 
@@ -139,7 +139,7 @@ def test_a_silent_postgresql_server_times_out(monkeypatch: pytest.MonkeyPatch) -
     """A server that accepts the connection and never answers fails the write within the
     connect timeout (each of the writer's tries), instead of holding the event loop for the
     operating system's TCP timeout."""
-    monkeypatch.setattr(store_module, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(database_module, "CONNECT_TIMEOUT", 1)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()

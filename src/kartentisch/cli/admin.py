@@ -39,7 +39,7 @@ from kartentisch.storage import (
     sqlite_url,
 )
 from kartentisch.storage.accounts import AccountStore
-from kartentisch.storage.store import sqlite_path
+from kartentisch.storage.database import sqlite_path
 
 __all__ = ["TableCheck", "add_admin_parser", "check_tables"]
 

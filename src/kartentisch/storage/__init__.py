@@ -6,18 +6,20 @@ a table is restored by replaying its actions through the engine.
 
 from __future__ import annotations
 
-from kartentisch.storage.store import (
+from kartentisch.storage.database import (
     MissingDatabase,
+    check_database,
+    default_data_dir,
+    migrate,
+    sqlite_url,
+)
+from kartentisch.storage.store import (
     StorageError,
     StoredTable,
     TableNotWaiting,
     TableStore,
     UnreadableTable,
-    check_database,
-    default_data_dir,
-    migrate,
     passing,
-    sqlite_url,
 )
 from kartentisch.storage.writer import Backoff
 

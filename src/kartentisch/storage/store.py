@@ -1,8 +1,8 @@
 """The table store: create, update and load tables and append their actions.
 
 Works on SQLite (the default, a file in the data directory) and PostgreSQL
-(``postgresql+psycopg://…``). The schema is created and upgraded by the
-Alembic migrations in ``kartentisch/storage/migrations`` (:func:`migrate`).
+(``postgresql+psycopg://…``): where the database is, its schema and its engine
+are :mod:`kartentisch.storage.database`'s.
 
 >>> store = TableStore("sqlite://")
 >>> store.migrate()
@@ -39,18 +39,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from importlib.resources import files
-from pathlib import Path
 from typing import Any, Final, cast
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
@@ -58,12 +52,9 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
-    create_engine,
     delete,
-    event,
     func,
     insert,
-    make_url,
     or_,
     select,
     text,
@@ -72,36 +63,31 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from kartentisch.errors import KartentischError
 from kartentisch.records import ACTORS
+from kartentisch.storage.database import (
+    check_database,
+    migrate,
+    normalise_url,
+    open_engine,
+    sqlite_path,
+    write_marker,
+)
 from kartentisch.storage.models import ServerKeyRow, TableActionRow, TableRow, TurnRow, utcnow
 from kartentisch.storage.writer import StoreWriter, Write
 
 __all__ = [
-    "MARKER_SUFFIX",
-    "MissingDatabase",
     "StorageError",
     "StoredTable",
     "TableNotWaiting",
     "TableStore",
     "UnreadableTable",
-    "check_database",
-    "default_data_dir",
-    "downgrade",
-    "marker_path",
-    "migrate",
     "passing",
-    "sqlite_path",
-    "sqlite_url",
 ]
 
 log = logging.getLogger("kartentisch.storage")
 
 #: What the database raises when it fails (a lost connection, a full disk, a locked file …).
 StorageError = SQLAlchemyError
-#: The marker beside a SQLite file (``kartentisch.sqlite3.created``): written when the file
-#: is first created, it says that tables are expected there (:class:`MissingDatabase`).
-MARKER_SUFFIX: Final = ".created"
 
 #: Statuses of a table that is still going on (restored after a restart).
 UNFINISHED = ("waiting", "playing")
@@ -110,47 +96,6 @@ UNFINISHED = ("waiting", "playing")
 class TableNotWaiting(KeyError):
     """A waiting (or unseen) table was to expire, but its row no longer waits (or is
     missing)."""
-
-
-def default_data_dir() -> Path:
-    """``$KARTENTISCH_DATA``, else ``$XDG_DATA_HOME/kartentisch`` (``~/.local/share``)."""
-    if os.environ.get("KARTENTISCH_DATA"):
-        return Path(os.environ["KARTENTISCH_DATA"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "kartentisch"
-
-
-def sqlite_url(data_dir: str | Path) -> str:
-    """The URL of the SQLite file in ``data_dir`` (created if missing)."""
-    path = Path(data_dir)
-    path.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(path / 'kartentisch.sqlite3').resolve()}"
-
-
-def _alembic_config() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(files("kartentisch.storage") / "migrations"))
-    return config
-
-
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the database behind ``engine`` to ``revision`` (Alembic ``upgrade``)."""
-    config = _alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
-
-def downgrade(engine: Engine, revision: str) -> None:
-    """Take the database behind ``engine`` back to ``revision`` (Alembic ``downgrade``)."""
-    config = _alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
-
-
-#: Seconds a PostgreSQL connection may take to open before the attempt fails (and is retried).
-CONNECT_TIMEOUT: Final = 5
 
 
 class UnreadableTable(Exception):
@@ -166,10 +111,6 @@ class UnreadableTable(Exception):
         self.table_id = table_id
         self.game = game
         self.reason = reason
-
-
-class MissingDatabase(KartentischError):
-    """The SQLite file is missing or empty where tables were kept (its marker says so)."""
 
 
 @dataclass
@@ -196,66 +137,6 @@ class StoredTable:
     last_action: datetime | None = None
 
 
-def _normalise_url(url: str) -> str:
-    # Plain postgresql:// would ask for psycopg2; this package uses psycopg 3.
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def sqlite_path(url: str) -> Path | None:
-    """The file of a SQLite URL (None for another database or an in-memory one)."""
-    parsed = make_url(url)
-    database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return None
-    if database.startswith("file:"):
-        return None  # a URI filename: left to SQLite
-    return Path(database)
-
-
-def marker_path(database: Path) -> Path:
-    """The marker file beside the SQLite file ``database``."""
-    return database.with_name(database.name + MARKER_SUFFIX)
-
-
-def check_database(url: str) -> None:
-    """Refuse a SQLite file that is missing or empty where tables were kept.
-
-    The marker (:func:`marker_path`) is written when the file is first
-    created; if it exists and the file is gone or has no bytes, the tables
-    were lost or are elsewhere (a volume not mounted, a file deleted or cut
-    short): :class:`MissingDatabase`, instead of starting again with no
-    tables. Any other database, or a fresh data directory, passes.
-    """
-    path = sqlite_path(url)
-    if path is None:
-        return
-    marker = marker_path(path)
-    if not marker.exists():
-        return
-    if path.exists() and path.stat().st_size > 0:
-        return
-    what = "is missing" if not path.exists() else "is empty (0 bytes)"
-    raise MissingDatabase(
-        f"the database {path} {what}, but {marker.name} beside it says tables were kept "
-        "there. Put the database file back (from a backup, or mount its volume); "
-        f"to start again with no tables, delete {marker}."
-    )
-
-
-def _write_marker(path: Path) -> None:
-    marker = marker_path(path)
-    if marker.exists() or not path.exists() or path.stat().st_size == 0:
-        return
-    marker.write_text(
-        "Kartentisch keeps its tables in the database beside this file.\n"
-        f"Created {utcnow().isoformat(timespec='seconds')}.\n",
-        encoding="utf-8",
-    )
-
-
 class TableStore:
     """Tables and actions in one SQL database.
 
@@ -271,29 +152,8 @@ class TableStore:
     """
 
     def __init__(self, url: str) -> None:
-        self.url = _normalise_url(url)
-        kwargs: dict[str, Any] = {}
-        memory = self.url in ("sqlite://", "sqlite:///:memory:")
-        if memory:
-            # One shared connection, or every session would see its own empty database.
-            kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-        else:
-            # A pooled connection the database has dropped is replaced when taken, not used.
-            kwargs = {"pool_pre_ping": True}
-            if (
-                self.url.startswith("postgresql")
-                and "connect_timeout" not in make_url(self.url).query
-            ):
-                # Writes run on the event loop: an unreachable server must not hold it for
-                # the operating system's TCP timeout (minutes), only this long.
-                kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
-        self.engine = create_engine(self.url, **kwargs)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        # The one shared in-memory connection must not be used by two threads at once.
-        self._guard: contextlib.AbstractContextManager[Any] = (
-            _ThreadLock() if memory else contextlib.nullcontext()
-        )
+        self.url = normalise_url(url)
+        self.engine, self._guard = open_engine(self.url)
         self.writer = StoreWriter(self._apply, transient=_transient)
         #: The wall clock the stored times come from (the server injects its own).
         self.clock: Callable[[], datetime] = utcnow
@@ -317,7 +177,7 @@ class TableStore:
         with self._guard:
             migrate(self.engine)
         if path is not None:
-            _write_marker(path)
+            write_marker(path)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -884,25 +744,3 @@ def _transient(error: BaseException) -> bool:
     if isinstance(error, OperationalError):
         return True
     return isinstance(error, DBAPIError) and error.connection_invalidated
-
-
-class _ThreadLock:
-    """A re-entrant lock as a context manager."""
-
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
-
-    def __enter__(self) -> None:
-        self._lock.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # WAL keeps readers and the writer apart; NORMAL syncs at checkpoints, still crash-safe.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
