@@ -13,7 +13,7 @@ from kartentisch.bots import make_bot
 from kartentisch.cli import doppelkopf as dk_cli
 from kartentisch.cli import slobberhannes as sh_cli
 from kartentisch.games.doppelkopf import Call, DoppelkopfMatch, DoppelkopfOptions
-from kartentisch.games.doppelkopf.text import typed_call
+from kartentisch.games.doppelkopf.text import call_text, typed_call
 from kartentisch.games.slobberhannes import SlobberhannesMatch
 from kartentisch.i18n import card_text, translate
 
@@ -137,6 +137,9 @@ def test_the_russian_terminal_takes_and_offers_russian_words(tmp_path: Path) -> 
     list of what may be typed names them in Russian, not in the notation."""
     text = doppelkopf_session(tmp_path, "ru", "house", deals=2, own_words=True)
     assert "не понимаю" not in text, text
+    # What the table said for the person (the rounds their one answer covers) is shown.
+    auto = translate("ru", "dk.text.declares", who="Ich", what=call_text(Call("pass"), "ru"))
+    assert f"{auto} ({translate('ru', 'log.by.auto')})" in text, text
     said = translate("ru", "dk.text.announces").split("{who}")[1].split("{what}")[0]
     assert re.search(rf"Ich{re.escape(said)}(Ре|Контра)$", text, re.MULTILINE), text
     legal = translate("ru", "term.dk.legal")

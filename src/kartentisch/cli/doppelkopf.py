@@ -138,7 +138,17 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
         if deal.declaration_round is not None:
             forced = self.answers.forced(deal, self.human)
             if forced is not None:
-                return self.match.apply(forced, self.human)
+                # Said by the table for the person (their one answer, or no other choice).
+                events = self.match.apply(forced, self.human)
+                for event in events:
+                    if isinstance(event, Declared) and event.seat == self.human:
+                        said = call_text(event.call, self.lang)
+                        auto = t(self.lang, "log.by.auto")
+                        self.say(
+                            dk(self.lang, "declares", who=self.names[event.seat], what=said)
+                            + f" ({auto})"
+                        )
+                return events
             question = self.answers.question(deal, self.human)
             if question is not None:
                 return self._ask_question(deal, question)
