@@ -100,8 +100,12 @@ def test_a_hint_at_ones_turn_and_the_analysis_at_the_end_of_the_deal(
     )
     shown = suggestion.inner_text()[len(prefix) :].split(" — ")[0]
     assert shown in playable
-    # Play the deal out; its summary offers "Analyse this deal" for this seat.
-    while not page.locator(".modal .deal-analysis").count():
+    # Play the deal out; its summary offers "Analyse this deal" for this seat. (After the
+    # last card the summary comes once the bots have played theirs: wait for either.)
+    while True:
+        page.wait_for_selector(".hand-card.playable, .modal .deal-analysis")
+        if page.locator(".modal .deal-analysis").count():
+            break
         play_one(page)
     page.click(".modal .deal-analysis > summary")
     page.click(".modal .analysis-go")
