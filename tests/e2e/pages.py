@@ -75,24 +75,32 @@ def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
     return messages
 
 
+def bots(n: int, level: str) -> list[dict[str, str]]:
+    """``n`` bot seats of ``level`` for a table's request."""
+    return [{"kind": "bot", "level": level}] * n
+
+
+#: Of the texts given, those the page shows now (its words, placeholders and labels).
+SHOWN = """(texts) => {
+  const shown = new Set([document.body.innerText,
+    ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
+    ...[...document.querySelectorAll('[aria-label]')].map((e) => e.ariaLabel),
+  ].join('\\n').split('\\n'));
+  return texts.filter((text) => shown.has(text));
+}"""
+
+
 def texts_of_another_language(
     page: Page, wanted: dict[str, str], other: dict[str, str]
 ) -> list[str]:
     """The texts of the ``other`` language's catalog (whole, without fields, not also
     texts of ``wanted``) that the page shows: its words, placeholders and labels."""
-    shown: str = page.evaluate(
-        """() => [document.body.innerText,
-          ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
-          ...[...document.querySelectorAll('[aria-label]')].map((e) => e.ariaLabel),
-        ].join('\\n')"""
-    )
-    lines = set(shown.splitlines())
     own = set(wanted.values())
-    return sorted(
-        text
-        for text in other.values()
-        if "{" not in text and len(text) >= 4 and text not in own and text in lines
-    )
+    candidates = [
+        text for text in other.values() if "{" not in text and len(text) >= 4 and text not in own
+    ]
+    shown: list[str] = page.evaluate(SHOWN, candidates)
+    return sorted(shown)
 
 
 def fill(template: str, **params: Any) -> str:

@@ -19,24 +19,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .conftest import ServerProcess, shot
-from .pages import catalog, texts_of_another_language
+from .pages import SHOWN, bots, catalog, texts_of_another_language
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
-
-#: The texts given, those the page shows now (its words, placeholders and labels).
-SHOWN = """(texts) => {
-  const shown = new Set([document.body.innerText,
-    ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
-    ...[...document.querySelectorAll('[aria-label]')].map((e) => e.ariaLabel),
-  ].join('\\n').split('\\n'));
-  return texts.filter((text) => shown.has(text));
-}"""
-
-
-def bots(n: int, level: str) -> list[dict[str, str]]:
-    return [{"kind": "bot", "level": level}] * n
-
 
 #: name → (a table to open, or a path; what the page shows when it is drawn)
 SCREENS: dict[str, tuple[dict[str, Any] | str, str]] = {

@@ -24,17 +24,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .conftest import ARTIFACTS, WAIT_MS, ServerProcess
-from .pages import act
+from .pages import act, bots
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 SIZES = [(1280, 800), (1366, 768), (390, 844)]
 LANGS = ["de", "en", "ru"]
-
-
-def bots(n: int, level: str) -> list[dict[str, str]]:
-    return [{"kind": "bot", "level": level}] * n
 
 
 #: name → (table request, what the page shows once the person is asked to act)
@@ -140,6 +136,18 @@ def asked(page: Page, wanted: str) -> None:
         page.wait_for_selector(".modal", state="detached")
 
 
+def sit_down(
+    server: ServerProcess, page: Page, body: dict[str, Any], lang: str, wanted: str
+) -> None:
+    """Open a table of ``body`` as its person, in ``lang``, until the page shows ``wanted``."""
+    created = server.post("/api/tables", {"name": "Ann", **body})
+    page.goto(
+        f"{server.url}/t/{created['id']}?lang={lang}"
+        f"#seat={created['seat']}&token={created['token']}"
+    )
+    asked(page, wanted)
+
+
 def check_sizes(page: Page, label: str, wanted: str) -> list[str]:
     problems: list[str] = []
     for width, height in SIZES:
@@ -157,12 +165,7 @@ def test_the_table_fits_the_screen(server: ServerProcess, context_for: Any, game
     problems: list[str] = []
     for lang in LANGS:
         page = context_for(lang, *SIZES[0])
-        created = server.post("/api/tables", {"name": "Ann", **body})
-        page.goto(
-            f"{server.url}/t/{created['id']}?lang={lang}"
-            f"#seat={created['seat']}&token={created['token']}"
-        )
-        asked(page, wanted)
+        sit_down(server, page, body, lang, wanted)
         problems += check_sizes(page, f"{game}-{lang}", wanted)
         if game.startswith("doppelkopf"):
             # The declaration first, then the play (with the announcement buttons).
@@ -259,12 +262,7 @@ def test_speech_bubbles_leave_the_names_readable(
     problems: list[str] = []
     for lang in LANGS:
         page = context_for(lang, *SIZES[0])
-        created = server.post("/api/tables", {"name": "Ann", **body})
-        page.goto(
-            f"{server.url}/t/{created['id']}?lang={lang}"
-            f"#seat={created['seat']}&token={created['token']}"
-        )
-        asked(page, wanted)
+        sit_down(server, page, body, lang, wanted)
         for width, height in (SIZES[0], SIZES[2]):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(
