@@ -141,7 +141,12 @@ class TerminalGame(TableGame[DoppelkopfMatch, DoppelkopfDeal]):
                 # Said by the table for the person (their one answer, or no other choice).
                 events = self.match.apply(forced, self.human)
                 for event in events:
-                    if isinstance(event, Declared) and event.seat == self.human:
+                    # (a pass of the person's is not narrated otherwise; any other call is)
+                    if (
+                        isinstance(event, Declared)
+                        and event.seat == self.human
+                        and event.call == "pass"
+                    ):
                         said = call_text(event.call, self.lang)
                         auto = t(self.lang, "log.by.auto")
                         self.say(
